@@ -1,0 +1,157 @@
+/// The admin API under `/__understudy/`: rules, sessions, the journal, the seed, offline and reset. JSON in and
+/// out; every mistake is a 400 `{"message"}` naming the field. Runs on the event loop.
+struct AdminRoutes {
+    static let prefix = "/__understudy"
+    /// Admin bodies are small; anything larger is refused before parsing.
+    static let maximumBodySize = 64 << 10
+
+    let faults: FaultController
+    let journal: Journal
+    let loop: EventLoop
+
+    func respond(to request: HTTPRequest) -> HTTPResponse {
+        let segments = request.path.dropFirst(AdminRoutes.prefix.count).split(separator: "/").map(String.init)
+        do throws(APIError) {
+            guard request.body.count <= AdminRoutes.maximumBodySize else {
+                throw APIError(413, "Admin request bodies are limited to \(AdminRoutes.maximumBodySize) bytes")
+            }
+            return try route(request, segments)
+        } catch {
+            return error.response
+        }
+    }
+
+    private func route(_ request: HTTPRequest, _ segments: [String]) throws(APIError) -> HTTPResponse {
+        switch (request.method, segments.first, segments.count) {
+        case ("GET", "health"?, 1):
+            return json(.object(JSONObject([
+                .init(key: "status", value: .string("ok")),
+                .init(key: "version", value: .string(Understudy.version)),
+                .init(key: "seed", value: .number(JSONNumber(seed: faults.seed))),
+                .init(key: "rules", value: .number(JSONNumber(faults.rules.count))),
+                .init(key: "requests", value: .number(JSONNumber(journal.count))),
+                .init(key: "offline", value: .bool(loop.isOffline)),
+                .init(key: "heldConnections", value: .number(JSONNumber(loop.tasks.count + loop.pending.count))),
+            ])))
+        case ("GET", "faults"?, 1):
+            return json(.object(JSONObject([.init(key: "rules", value: .array(faults.rules.map(AdminJSON.rule)))])))
+        case ("POST", "faults"?, 1):
+            let rule = try AdminJSON.decodeRule(try body(of: request))
+            do {
+                return json(AdminJSON.rule(try faults.add(rule)), status: 201)
+            } catch {
+                throw APIError(400, "Invalid 'fault': \(error.description)")
+            }
+        case ("DELETE", "faults"?, 1):
+            return deleted(faults.removeAll(session: request.query["session"]))
+        case ("GET", "faults"?, 2):
+            guard let rule = faults.rules.first(where: { $0.id == segments[1] }) else { throw noRule(segments[1]) }
+            return json(AdminJSON.rule(rule))
+        case ("DELETE", "faults"?, 2):
+            guard let removed = faults.remove(id: segments[1]) else { throw noRule(segments[1]) }
+            return json(AdminJSON.rule(removed))
+        case ("GET", "requests"?, 1):
+            let limit = try request.query["limit"].map { text throws(APIError) -> Int in
+                guard let value = Int(text), value >= 0 else { throw APIError(400, "Invalid 'limit' - must be a whole number") }
+                return value
+            }
+            let entries = journal.entries(session: request.query["session"], path: request.query["path"],
+                                          method: request.query["method"], limit: limit)
+            return json(.object(JSONObject([
+                .init(key: "requests", value: .array(entries.map(AdminJSON.entry))),
+                .init(key: "total", value: .number(JSONNumber(entries.count))),
+            ])))
+        case ("DELETE", "requests"?, 1):
+            return deleted(journal.clear(session: request.query["session"]))
+        case ("GET", "sessions"?, 1):
+            let sessions = faults.sessions.filter { !$0.id.isEmpty }.map { AdminJSON.session(id: $0.id, seed: $0.seed) }
+            return json(.object(JSONObject([.init(key: "sessions", value: .array(sessions))])))
+        case ("POST", "sessions"?, 1):
+            let fields = try body(of: request)
+            try AdminJSON.allowOnly(["id", "seed"], in: fields)
+            let id = fields["id"]?.stringValue ?? "session-\(journal.nextID())"
+            guard fields["id"] == nil || fields["id"]?.stringValue != nil, !id.isEmpty, id.utf8.count <= 128 else {
+                throw APIError(400, "Invalid 'id' - must be a non-empty string of at most 128 bytes")
+            }
+            let seed = try fields["seed"].map { value throws(APIError) in try AdminJSON.seed(value) }
+            return json(AdminJSON.session(id: id, seed: faults.startSession(id, seed: seed)), status: 201)
+        case ("DELETE", "sessions"?, 2):
+            let id = segments[1]
+            faults.endSession(id)
+            let rules = faults.removeAll(session: id)
+            let requests = journal.clear(session: id)
+            return json(.object(JSONObject([
+                .init(key: "id", value: .string(id)),
+                .init(key: "rules", value: .number(JSONNumber(rules))),
+                .init(key: "requests", value: .number(JSONNumber(requests))),
+            ])))
+        case ("POST", "reset"?, 1):
+            faults.reset()
+            journal.clear()
+            return .message("Rules, sessions and the journal are cleared", status: 200)
+        case ("POST", "offline"?, 1):
+            let fields = try body(of: request)
+            try AdminJSON.allowOnly(["seconds"], in: fields)
+            guard let seconds = fields["seconds"]?.doubleValue, seconds > 0, seconds <= 600 else {
+                throw APIError(400, "Invalid 'seconds' - must be a number greater than 0 and at most 600")
+            }
+            loop.goOffline(forMilliseconds: Int(seconds * 1_000))
+            return .message("Refusing connections for \(seconds) s", status: 200)
+        case ("GET", "seed"?, 1):
+            return json(.object(JSONObject([.init(key: "seed", value: .number(JSONNumber(seed: faults.seed)))])))
+        case ("PUT", "seed"?, 1):
+            let fields = try body(of: request)
+            try AdminJSON.allowOnly(["seed"], in: fields)
+            guard let value = fields["seed"] else { throw APIError(400, "Invalid 'seed' - required") }
+            faults.reseed(try AdminJSON.seed(value))
+            return json(.object(JSONObject([.init(key: "seed", value: value)])))
+        case (_, let resource?, 1...2) where AdminRoutes.allowedMethods(resource, depth: segments.count) != nil:
+            let allowed = AdminRoutes.allowedMethods(resource, depth: segments.count) ?? []
+            throw APIError(405, "Method \(request.method) is not allowed on \(request.path); use \(allowed.joined(separator: ", "))",
+                           headers: ["Allow": allowed.joined(separator: ", ")])
+        default:
+            throw APIError(404, "Admin route \(request.method) \(request.path) not found; see /__understudy/health, faults, requests, sessions, reset, offline, seed")
+        }
+    }
+
+    /// The methods each admin resource answers, for 405s.
+    static func allowedMethods(_ resource: String, depth: Int) -> [String]? {
+        switch (resource, depth) {
+        case ("health", 1): ["GET"]
+        case ("requests", 1): ["GET", "DELETE"]
+        case ("faults", 1): ["GET", "POST", "DELETE"]
+        case ("faults", 2): ["GET", "DELETE"]
+        case ("sessions", 1): ["GET", "POST"]
+        case ("sessions", 2): ["DELETE"]
+        case ("reset", 1), ("offline", 1): ["POST"]
+        case ("seed", 1): ["GET", "PUT"]
+        default: nil
+        }
+    }
+
+    private func body(of request: HTTPRequest) throws(APIError) -> JSONObject {
+        guard !request.body.isEmpty else { return JSONObject() }
+        do {
+            guard case .object(let object) = try JSONParser.parse(request.body) else {
+                throw APIError(400, "Invalid JSON body: expected an object")
+            }
+            return object
+        } catch let error as JSONParseError {
+            throw APIError(400, "Invalid JSON body: \(error)")
+        } catch {
+            throw APIError(400, "Invalid JSON body: expected an object")
+        }
+    }
+
+    private func json(_ value: JSONValue, status: Int = 200) -> HTTPResponse {
+        .json(JSONWriter.encode(value), status: status)
+    }
+
+    private func deleted(_ count: Int) -> HTTPResponse {
+        json(.object(JSONObject([.init(key: "deleted", value: .number(JSONNumber(count)))])))
+    }
+
+    private func noRule(_ id: String) -> APIError {
+        APIError(404, "No fault rule with id '\(id)'")
+    }
+}

@@ -1,0 +1,102 @@
+import Synchronization
+
+/// A server's fault rules, sessions and seed, safe to change from any thread while requests are served.
+///
+/// The same model as the admin API under `/__understudy`, for Swift tests that need no HTTP for set-up:
+///
+/// ```swift
+/// try server.faults.add(FaultRule(match: .init(path: "/products/*"), fault: "status=503", times: 2))
+/// ```
+public final class FaultController: Sendable {
+    private let book: Mutex<FaultBook>
+    /// The number of rules, kept beside the book so the hot path of a cached GET reads it without the lock.
+    private let ruleCount = Atomic<Int>(0)
+
+    init(seed: UInt64) {
+        book = Mutex(FaultBook(seed: seed))
+    }
+
+    /// Adds a rule after the existing ones (the first matching rule wins).
+    /// - Throws: `FaultSpecError` when the rule's spec is invalid, or its budget or probability is out of range.
+    @discardableResult
+    public func add(_ rule: FaultRule) throws(FaultSpecError) -> FaultRuleStatus {
+        let spec = try FaultSpecParser.parse(rule.fault)
+        if let times = rule.times, times < 1 {
+            throw FaultSpecError(directive: "times=\(times)", position: 1, reason: "times must be at least 1")
+        }
+        guard rule.after >= 0 else {
+            throw FaultSpecError(directive: "after=\(rule.after)", position: 1, reason: "after must be 0 or more")
+        }
+        guard (0...1).contains(rule.probability) else {
+            throw FaultSpecError(directive: "probability=\(rule.probability)", position: 1,
+                                 reason: "probability must be from 0 to 1")
+        }
+        return changingRules { $0.add(rule, spec: spec) }
+    }
+
+    /// Every rule with what is left of its budget, in matching order.
+    public var rules: [FaultRuleStatus] {
+        book.withLock { $0.rules.map(\.status) }
+    }
+
+    /// Whether any rule is installed (expired budgets included): with none, no request can draw a fault from a rule.
+    var hasRules: Bool {
+        ruleCount.load(ordering: .acquiring) > 0
+    }
+
+    /// Removes one rule; returns it, or nil when no rule has that id.
+    @discardableResult
+    public func remove(id: String) -> FaultRuleStatus? {
+        changingRules { $0.remove(id: id) }
+    }
+
+    /// Removes every rule, or every rule of one session; returns how many were removed.
+    @discardableResult
+    public func removeAll(session: String? = nil) -> Int {
+        changingRules { $0.removeAll(session: session) }
+    }
+
+    /// The seed every random choice derives from.
+    public var seed: UInt64 {
+        get { book.withLock { $0.seed } }
+    }
+
+    /// Re-seeds the server: sessions start their generators over.
+    public func reseed(_ seed: UInt64) {
+        book.withLock { $0.setSeed(seed) }
+    }
+
+    /// Starts (or restarts) a session's generator, from its own seed or one derived from the server's.
+    @discardableResult
+    public func startSession(_ id: String, seed: UInt64? = nil) -> UInt64 {
+        book.withLock { $0.startSession(id, seed: seed) }
+    }
+
+    /// Forgets a session's generator and rate-limit buckets (its rules stay until removed).
+    @discardableResult
+    public func endSession(_ id: String) -> Bool {
+        book.withLock { $0.endSession(id) }
+    }
+
+    /// The sessions that have drawn random numbers or were started, with their seeds.
+    public var sessions: [(id: String, seed: UInt64)] {
+        book.withLock { $0.sessionSeeds }
+    }
+
+    /// Removes every rule, session and bucket (the seed stays).
+    public func reset() {
+        changingRules { $0.reset() }
+    }
+
+    func withBook<T>(_ body: (inout FaultBook) -> T) -> T {
+        book.withLock { body(&$0) }
+    }
+
+    private func changingRules<T>(_ body: (inout FaultBook) -> T) -> T {
+        book.withLock { book in
+            let result = body(&book)
+            ruleCount.store(book.rules.count, ordering: .releasing)
+            return result
+        }
+    }
+}

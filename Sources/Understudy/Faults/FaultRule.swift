@@ -1,0 +1,97 @@
+/// A standing instruction: requests that match get this fault, within a budget.
+public struct FaultRule: Sendable, Equatable {
+    /// Which requests the rule applies to; every field given must match.
+    public struct Match: Sendable, Equatable {
+        /// The method, e.g. `GET` (any when nil).
+        public var method: String?
+        /// A glob over the path without the query: `*` matches any run of characters, `?` one.
+        public var path: String?
+        /// Headers that must be present with these values (names case-insensitive; values may be globs).
+        public var headers: [String: String]
+        /// Query parameters that must be present with these values (values may be globs).
+        public var query: [String: String]
+
+        public init(method: String? = nil, path: String? = nil, headers: [String: String] = [:], query: [String: String] = [:]) {
+            self.method = method
+            self.path = path
+            self.headers = headers
+            self.query = query
+        }
+    }
+
+    public var match: Match
+    /// The fault spec, e.g. `status=503; retry-after=1`.
+    public var fault: String
+    /// Fire at most this many times (unlimited when nil).
+    public var times: Int?
+    /// Let this many matching requests through before firing.
+    public var after: Int
+    /// Fire on this share of eligible requests, drawn from the session's seeded generator.
+    public var probability: Double
+    /// Apply only to requests carrying `X-Understudy-Session: <session>` (to every request when nil).
+    public var session: String?
+
+    public init(match: Match = Match(), fault: String, times: Int? = nil, after: Int = 0, probability: Double = 1,
+                session: String? = nil) {
+        self.match = match
+        self.fault = fault
+        self.times = times
+        self.after = after
+        self.probability = probability
+        self.session = session
+    }
+}
+
+/// A rule as the server holds it: with its id and what is left of its budget.
+public struct FaultRuleStatus: Sendable, Equatable {
+    public let id: String
+    public let rule: FaultRule
+    /// Matching requests seen so far.
+    public let matched: Int
+    /// Times it fired so far.
+    public let fired: Int
+
+    /// Firings left, or nil when unlimited.
+    public var remaining: Int? { rule.times.map { max(0, $0 - fired) } }
+}
+
+extension FaultRule.Match {
+    func matches(_ request: HTTPRequest) -> Bool {
+        if let method, method.uppercased() != request.method { return false }
+        if let path, !Glob.matches(path, String(request.path)) { return false }
+        for (name, pattern) in headers {
+            guard let value = request.headers[name], Glob.matches(pattern, value) else { return false }
+        }
+        for (name, pattern) in query {
+            guard let value = request.query[name], Glob.matches(pattern, value) else { return false }
+        }
+        return true
+    }
+}
+
+/// `*` and `?` wildcards.
+enum Glob {
+    static func matches(_ pattern: String, _ text: String) -> Bool {
+        let pattern = Array(pattern.unicodeScalars)
+        let text = Array(text.unicodeScalars)
+        var (p, t) = (0, 0)
+        var star: (pattern: Int, text: Int)?
+        while t < text.count {
+            if p < pattern.count, pattern[p] == "?" || pattern[p] == text[t] {
+                p += 1
+                t += 1
+            } else if p < pattern.count, pattern[p] == "*" {
+                star = (p, t)
+                p += 1
+            } else if let last = star {
+                p = last.pattern + 1
+                t = last.text + 1
+                star = (last.pattern, last.text + 1)
+            } else {
+                return false
+            }
+        }
+        while p < pattern.count, pattern[p] == "*" { p += 1 }
+        return p == pattern.count
+    }
+}

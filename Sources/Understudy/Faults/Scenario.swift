@@ -1,0 +1,65 @@
+import Foundation
+
+/// A file of fault rules to load at start-up (`understudy --scenario PATH`):
+///
+/// ```json
+/// {"description": "Every third request fails", "seed": 7,
+///  "rules": [{"match": {"path": "/products*"}, "fault": "status=503", "probability": 0.33}]}
+/// ```
+public struct Scenario: Sendable {
+    /// What the scenario simulates, for people reading the file or `--help`.
+    public var description: String
+    /// The seed to run with, when the scenario fixes one.
+    public var seed: UInt64?
+    public var rules: [FaultRule]
+
+    /// Reads and checks a scenario file; every rule's spec is parsed, so a bad one stops start-up.
+    /// - Throws: `FixtureError` naming the file, the line and column, the JSON path and the problem.
+    public static func load(path: String) throws(FixtureError) -> Scenario {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw FixtureError(file: path, line: nil, column: nil, path: nil, reason: "cannot be read (is the path right?)")
+        }
+        return try parse(Array(data), file: path)
+    }
+
+    /// Parses a scenario from its JSON text.
+    public static func parse(_ bytes: [UInt8], file: String) throws(FixtureError) -> Scenario {
+        let document: JSONValue
+        do {
+            document = try JSONParser.parse(bytes)
+        } catch {
+            throw FixtureError(file: file, line: error.line, column: error.column, path: nil, reason: error.reason)
+        }
+        func failure(_ path: [JSONPathComponent], _ reason: String) -> FixtureError {
+            let position = JSONParser.position(of: path, in: bytes)
+            return FixtureError(file: file, line: position?.line, column: position?.column,
+                                path: path.pathDescription, reason: reason)
+        }
+        guard case .object(let object) = document else { throw failure([], "expected an object with a \"rules\" array") }
+        if let unknown = object.keys.first(where: { !["description", "seed", "rules"].contains($0) }) {
+            throw failure([.key(unknown)], "unknown field; expected description, seed and rules")
+        }
+        guard case .array(let elements)? = object["rules"] else { throw failure([], "missing the \"rules\" array") }
+        var scenario = Scenario(description: object["description"]?.stringValue ?? "", seed: nil, rules: [])
+        if let seed = object["seed"] {
+            guard let value = seed.intValue, value >= 0 else { throw failure([.key("seed")], "expected a whole number") }
+            scenario.seed = UInt64(value)
+        }
+        for (index, element) in elements.enumerated() {
+            let path: [JSONPathComponent] = [.key("rules"), .index(index)]
+            guard case .object(let fields) = element else { throw failure(path, "expected a rule object") }
+            do {
+                let rule = try AdminJSON.decodeRule(fields)
+                _ = try FaultSpecParser.parse(rule.fault)
+                scenario.rules.append(rule)
+            } catch let error as APIError {
+                throw failure(path, error.message)
+            } catch let error as FaultSpecError {
+                throw failure(path + [.key("fault")], error.description)
+            } catch {
+                throw failure(path, "\(error)")
+            }
+        }
+        return scenario
+    }
+}

@@ -1,0 +1,197 @@
+import CHeaderLines
+import CLibevent
+import Foundation
+import Synchronization
+
+/// One server's libevent base, evhttp instance, listener and thread.
+///
+/// `@unchecked Sendable`: everything but `submit` and `shutDown` runs on the loop thread only (callbacks from
+/// libevent); those two hand work to the loop through `inbox`, a Mutex, and `event_active`, which libevent
+/// makes thread-safe once `evthread_use_pthreads` has run.
+final class EventLoop: @unchecked Sendable {
+    let base: OpaquePointer
+    let http: OpaquePointer
+    /// The listening socket, owned by evhttp once bound (nil while offline or stopped).
+    var boundSocket: OpaquePointer?
+    var offlineTimer: OpaquePointer?
+    var offlineUntil = 0.0
+    /// A bound, non-listening socket that keeps the port while offline.
+    var portReservation: Int32?
+    var isShuttingDown = false
+    private var wakeEvent: OpaquePointer?
+    let port: Int
+    let configuration: UnderstudyServer.Configuration
+    let router: Router
+    let faults: FaultController
+    let journal: Journal
+    let remoteControl: RemoteControlPolicy
+    /// Replies that outlive their callback (paced, broken, hung, streamed), keyed by identity.
+    var tasks: [ObjectIdentifier: ConnectionTask] = [:]
+    /// Stream events by id, for the current seed (see `eventBytes`).
+    var eventCache: [Int: SharedEvent] = [:]
+    var eventCacheSeed: UInt64 = 0
+    /// Fault specs sent per request, parsed once (see `parsedSpec`).
+    var specCache: [String: FaultSpec] = [:]
+    /// Replies to fault headers that ask only for an error status, by header text (see `cannedFault`).
+    var cannedFaults: [String: CannedReply] = [:]
+    /// Replies waiting on a delay timer, keyed by their identity.
+    var pending: [ObjectIdentifier: PendingReply] = [:]
+    var rateWindow = RateLimitWindow()
+    /// Replies handed to evhttp whose last byte has not been written yet.
+    var repliesInFlight = 0
+    private var shutdownTimer: OpaquePointer?
+    private var shutdownDeadline = 0.0
+
+    private let inbox = Mutex<[@Sendable () -> Void]>([])
+    private let finished = DispatchSemaphore(value: 0)
+
+    /// libevent must be told to lock its structures before any base exists; SIGPIPE must not kill the process
+    /// when a client goes away mid-reply.
+    private static let processSetUp: Bool = {
+        signal(SIGPIPE, SIG_IGN)
+        // Streams and slow clients each hold a descriptor; use all the process may have.
+        var limit = rlimit()
+        #if canImport(Glibc)
+        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        #else
+        let resource = RLIMIT_NOFILE
+        #endif
+        if getrlimit(resource, &limit) == 0, limit.rlim_cur < limit.rlim_max {
+            limit.rlim_cur = limit.rlim_max
+            setrlimit(resource, &limit)
+        }
+        return evthread_use_pthreads() == 0
+    }()
+
+    /// Whether evhttp's reply heads go through the fast line writer (`CHeaderLines`): true on Linux; elsewhere
+    /// libevent formats them itself, with the same bytes.
+    static var writesHeadLinesDirectly: Bool {
+        understudy_header_lines_active() != 0
+    }
+
+    /// Largest body evhttp itself will read before refusing; bodies between the configured limit and this get a
+    /// JSON 413 from Understudy (evhttp 2.1 has no hook to answer earlier).
+    static let evhttpBodyCeiling = 16 << 20
+
+    init(configuration: UnderstudyServer.Configuration, faults: FaultController, journal: Journal) throws(ServerError) {
+        _ = EventLoop.processSetUp
+        self.configuration = configuration
+        self.faults = faults
+        self.journal = journal
+        self.remoteControl = RemoteControlPolicy(host: configuration.host, token: configuration.adminToken)
+        self.router = Router(catalog: configuration.catalog, tokens: TokenService(secret: configuration.tokenSecret),
+                             now: configuration.clock)
+        guard let base = event_base_new() else {
+            throw ServerError(kind: .listenerFailed, description: "libevent could not create an event base")
+        }
+        guard let http = evhttp_new(base) else {
+            event_base_free(base)
+            throw ServerError(kind: .listenerFailed, description: "libevent could not create an HTTP server")
+        }
+        self.base = base
+        self.http = http
+        let bound: (listener: OpaquePointer, port: Int)
+        do {
+            bound = try EventLoop.bind(host: configuration.host, port: configuration.port, base: base)
+        } catch {
+            evhttp_free(http)
+            event_base_free(base)
+            throw error
+        }
+        self.port = bound.port
+        configureHTTP()
+        boundSocket = evhttp_bind_listener(http, bound.listener)
+        wakeEvent = event_new(base, -1, 0, { _, _, argument in
+            guard let argument else { return }
+            Unmanaged<EventLoop>.fromOpaque(argument).takeUnretainedValue().drainInbox()
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    private func configureHTTP() {
+        let methods = EVHTTP_REQ_GET.rawValue | EVHTTP_REQ_POST.rawValue | EVHTTP_REQ_HEAD.rawValue
+            | EVHTTP_REQ_PUT.rawValue | EVHTTP_REQ_DELETE.rawValue | EVHTTP_REQ_OPTIONS.rawValue
+            | EVHTTP_REQ_PATCH.rawValue | EVHTTP_REQ_TRACE.rawValue
+        evhttp_set_allowed_methods(http, UInt16(methods))
+        evhttp_set_max_headers_size(http, Int(configuration.maximumHeaderSize))
+        evhttp_set_max_body_size(http, Int(max(EventLoop.evhttpBodyCeiling, configuration.maximumBodySize)))
+        evhttp_set_timeout(http, Int32(configuration.idleTimeoutSeconds))
+        evhttp_set_gencb(http, { request, argument in
+            guard let request, let argument else { return }
+            Unmanaged<EventLoop>.fromOpaque(argument).takeUnretainedValue().handle(request)
+        }, Unmanaged.passUnretained(self).toOpaque())
+        // Replies over libevent's default 16 KiB single write otherwise leave a small tail segment that Nagle
+        // and delayed ACK hold for ~40 ms (performance.md); TCP_NODELAY is set on the listening socket.
+        evhttp_set_bevcb(http, { base, _ in
+            let bufferEvent = bufferevent_socket_new(base, -1, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue))
+            if let bufferEvent { bufferevent_set_max_single_write(bufferEvent, 256 << 10) }
+            return bufferEvent
+        }, nil)
+    }
+
+    /// Runs the loop on a new thread.
+    func run() {
+        let thread = Thread { [self] in
+            event_base_loop(base, EVLOOP_NO_EXIT_ON_EMPTY)
+            finished.signal()
+        }
+        thread.name = "understudy-loop-\(port)"
+        thread.start()
+    }
+
+    /// Runs `work` on the loop thread, soon.
+    func submit(_ work: @escaping @Sendable () -> Void) {
+        inbox.withLock { $0.append(work) }
+        event_active(wakeEvent, 0, 0)
+    }
+
+    private func drainInbox() {
+        let work = inbox.withLock { queued in
+            defer { queued.removeAll() }
+            return queued
+        }
+        for item in work { item() }
+    }
+
+    /// Stops the loop (see `UnderstudyServer.stop`) and frees everything; returns when the thread has ended.
+    ///
+    /// Stops accepting, sends the replies held by a delay, waits up to `shutdownGraceSeconds` for replies still
+    /// being written, then closes every connection.
+    func shutDown() {
+        submit { [self] in
+            isShuttingDown = true
+            if let offlineTimer {
+                event_free(offlineTimer)
+                self.offlineTimer = nil
+            }
+            if let portReservation {
+                Foundation.close(portReservation)
+                self.portReservation = nil
+            }
+            if let boundSocket {
+                evhttp_del_accept_socket(http, boundSocket)
+                self.boundSocket = nil
+            }
+            flushPendingReplies()
+            endAllTasks()
+            shutdownDeadline = EventLoop.monotonicMilliseconds() + configuration.shutdownGraceSeconds * 1_000
+            shutdownTimer = event_new(base, -1, Int16(EV_PERSIST), { _, _, argument in
+                guard let argument else { return }
+                Unmanaged<EventLoop>.fromOpaque(argument).takeUnretainedValue().finishShutdownWhenDrained()
+            }, Unmanaged.passUnretained(self).toOpaque())
+            var interval = timeval(tv_sec: 0, tv_usec: 5_000)
+            event_add(shutdownTimer, &interval)
+            finishShutdownWhenDrained()
+        }
+        finished.wait()
+        if let shutdownTimer { event_free(shutdownTimer) }
+        if let wakeEvent { event_free(wakeEvent) }
+        event_base_free(base)
+    }
+
+    private func finishShutdownWhenDrained() {
+        guard repliesInFlight == 0 || EventLoop.monotonicMilliseconds() >= shutdownDeadline else { return }
+        if let shutdownTimer { event_del(shutdownTimer) }
+        evhttp_free(http)
+        event_base_loopbreak(base)
+    }
+}

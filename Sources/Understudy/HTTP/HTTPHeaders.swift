@@ -1,0 +1,44 @@
+/// Header fields in the order received or to be sent; names compare case-insensitively.
+public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral, Sequence {
+    public private(set) var fields: [(name: String, value: String)]
+
+    public init(_ fields: [(name: String, value: String)] = []) {
+        self.fields = fields
+    }
+
+    public init(dictionaryLiteral elements: (String, String)...) {
+        self.fields = elements.map { (name: $0.0, value: $0.1) }
+    }
+
+    /// The first value of the field `name`, or nil.
+    public subscript(name: String) -> String? {
+        fields.first(where: { $0.name.caseInsensitiveEquals(name) })?.value
+    }
+
+    /// Makes room for `count` fields, so adding them allocates once.
+    public mutating func reserveCapacity(_ count: Int) {
+        fields.reserveCapacity(count)
+    }
+
+    /// Adds a field, keeping any earlier one with the same name (as `Set-Cookie` needs).
+    public mutating func add(_ name: String, _ value: String) {
+        fields.append((name, value))
+    }
+
+    public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
+        fields.makeIterator()
+    }
+
+    public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
+        lhs.fields.elementsEqual(rhs.fields) { $0.name == $1.name && $0.value == $1.value }
+    }
+}
+
+extension String {
+    /// ASCII case-insensitive equality, as HTTP field names compare.
+    func caseInsensitiveEquals(_ other: String) -> Bool {
+        utf8.count == other.utf8.count && zip(utf8, other.utf8).allSatisfy { left, right in
+            left == right || (left | 0x20 == right | 0x20 && (left | 0x20) >= 0x61 && (left | 0x20) <= 0x7A)
+        }
+    }
+}

@@ -1,0 +1,34 @@
+/// Who may inject faults and use the admin API.
+///
+/// On a loopback address anyone on the machine may (the default: tests and demos). Bound anywhere else, both are
+/// refused unless an admin token is set, and then a request must carry it (`X-Understudy-Token: <token>`, or
+/// `Authorization: Bearer <token>` on the admin API), compared in constant time.
+struct RemoteControlPolicy: Sendable {
+    let host: String
+    let token: String?
+
+    static let tokenHeader = "X-Understudy-Token"
+
+    var isLoopback: Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+
+    /// nil when the request may steer the server, else the refusal.
+    func refusal(for request: HTTPRequest, admin: Bool) -> APIError? {
+        guard let token else {
+            guard isLoopback else {
+                return APIError(403, "Fault injection and the admin API are off because Understudy listens on \(host); "
+                                    + "restart it with --admin-token to allow them")
+            }
+            return nil
+        }
+        var presented = request.headers[RemoteControlPolicy.tokenHeader]
+        if presented == nil, admin, let authorization = request.headers["Authorization"], authorization.hasPrefix("Bearer ") {
+            presented = String(authorization.dropFirst("Bearer ".count))
+        }
+        guard let presented, HMACSHA256.constantTimeEquals(Array(presented.utf8), Array(token.utf8)) else {
+            return APIError(401, "This Understudy needs its admin token: send it in \(RemoteControlPolicy.tokenHeader)")
+        }
+        return nil
+    }
+}

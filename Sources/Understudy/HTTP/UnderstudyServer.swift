@@ -1,0 +1,141 @@
+import Foundation
+import Synchronization
+
+/// A running Understudy: a DummyJSON-compatible HTTP/1.1 server on its own libevent thread.
+///
+/// Start as many as you like in one process; each listens on its own port and loop. Every method is safe to call
+/// from any thread.
+///
+/// ```swift
+/// let server = try UnderstudyServer.start()          // 127.0.0.1, a free port
+/// defer { server.stop() }
+/// let url = server.baseURL.appending(path: "products/1")
+/// ```
+public final class UnderstudyServer: Sendable {
+    /// How a server listens and what it serves.
+    public struct Configuration: Sendable {
+        /// The address to bind; loopback unless told otherwise.
+        public var host = "127.0.0.1"
+        /// The port; 0 picks a free one (read it back from `port`).
+        public var port = 0
+        /// The data to serve.
+        public var catalog: Catalog = .standard
+        /// Request bodies over this many bytes get 413.
+        public var maximumBodySize = 1 << 20
+        /// Request heads over this many bytes are refused by evhttp.
+        public var maximumHeaderSize = 64 << 10
+        /// Seconds a connection may sit idle (or stall mid-request) before it is closed.
+        public var idleTimeoutSeconds = 60
+        /// On `stop()`, how long replies still being written may take before connections are closed (the command
+        /// line's `--grace` defaults to 5 s; in-process servers stop sooner, as test suites start and stop many).
+        public var shutdownGraceSeconds = 1.0
+        /// The HS256 secret tokens are signed with; fixed by default so tokens survive a restart.
+        public var tokenSecret = "understudy-dummyjson-compatible-secret"
+        /// Called on the event-loop thread once per reply; keep it quick.
+        public var requestLog: (@Sendable (RequestLogEntry) -> Void)?
+        /// The seed every random choice (probabilities, jitter, garbage bytes, stream payloads) derives from.
+        public var seed: UInt64 = 1
+        /// Rules in place from the first request (e.g. from a scenario file).
+        public var rules: [FaultRule] = []
+        /// Required to inject faults or use the admin API (always when the host is not loopback, where both are
+        /// otherwise refused); sent as `X-Understudy-Token`.
+        public var adminToken: String?
+        /// How many requests the journal keeps.
+        public var journalCapacity = 10_000
+        /// The clock tokens and timestamps use, as seconds since 1970 (replaceable in tests).
+        public var clock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
+
+        public init(host: String = "127.0.0.1", port: Int = 0, catalog: Catalog = .standard) {
+            self.host = host
+            self.port = port
+            self.catalog = catalog
+        }
+    }
+
+    private let loop: EventLoop
+    private let stopped = Mutex(false)
+
+    /// The fault rules, sessions and seed; change them from any thread.
+    public let faults: FaultController
+    /// Every request served, for assertions.
+    public let journal: Journal
+
+    /// The port the server listens on (the real one when 0 was asked for).
+    public let port: Int
+    /// The address the server listens on.
+    public let host: String
+
+    /// `http://host:port`, ready to append paths to.
+    public var baseURL: URL {
+        let hostPart = host.contains(":") ? "[\(host)]" : host
+        return URL(string: "http://\(hostPart):\(port)")!
+    }
+
+    private init(loop: EventLoop, host: String) {
+        self.loop = loop
+        self.faults = loop.faults
+        self.journal = loop.journal
+        self.port = loop.port
+        self.host = host
+    }
+
+    /// Binds, then serves on a new event-loop thread.
+    /// - Throws: `ServerError` when the address cannot be bound (e.g. the port is in use).
+    public static func start(_ configuration: Configuration = Configuration()) throws(ServerError) -> UnderstudyServer {
+        let faults = FaultController(seed: configuration.seed)
+        for rule in configuration.rules {
+            do {
+                try faults.add(rule)
+            } catch {
+                throw ServerError(kind: .invalidConfiguration, description: error.description)
+            }
+        }
+        let loop = try EventLoop(configuration: configuration, faults: faults,
+                                 journal: Journal(capacity: configuration.journalCapacity))
+        loop.run()
+        return UnderstudyServer(loop: loop, host: configuration.host)
+    }
+
+    /// Refuses new connections for a while (clients see "connection refused"), then accepts again.
+    ///
+    /// Returns once the listening socket is closed, so the next connection attempt is refused; on a stopped
+    /// server it does nothing. Durations are clamped to 1 ms … 1 day.
+    public func goOffline(for duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        let milliseconds = seconds >= 86_400 ? 86_400_000
+            : seconds < 0 ? 1 : max(1, Int(seconds) * 1_000 + Int(attoseconds / 1_000_000_000_000_000))
+        let closed = DispatchSemaphore(value: 0)
+        // Submitted under the lock `stop()` takes first, so the work is queued ahead of the shutdown and runs,
+        // or the server is already stopped and nothing is queued that would never run.
+        let submitted = stopped.withLock { isStopped in
+            guard !isStopped else { return false }
+            loop.submit { [loop] in
+                loop.goOffline(forMilliseconds: milliseconds)
+                closed.signal()
+            }
+            return true
+        }
+        if submitted { closed.wait() }
+    }
+
+    /// Clears every rule, session and journal entry.
+    public func reset() {
+        faults.reset()
+        journal.clear()
+    }
+
+    /// Stops accepting, answers the replies still held back by a delay, closes every connection and ends the
+    /// loop thread. Returns once all of it is freed; later calls do nothing.
+    public func stop() {
+        let alreadyStopped = stopped.withLock { wasStopped in
+            defer { wasStopped = true }
+            return wasStopped
+        }
+        guard !alreadyStopped else { return }
+        loop.shutDown()
+    }
+
+    deinit {
+        stop()
+    }
+}

@@ -1,0 +1,167 @@
+/// One open `/products/stream`: a timer-driven writer of server-sent events that keeps the SSE rules
+/// (sse.md) and applies the stream faults by event number on this connection.
+final class EventStream {
+    let plan: StreamPlan
+    private let catalog: Catalog
+    private var nextID: Int
+    private var sentOnThisConnection = 0
+    private var nextEventAt: Double
+    private var nextHeartbeatAt: Double?
+    /// Bytes waiting to be dripped out `chunk` bytes at a time.
+    private var outbox: ArraySlice<UInt8> = []
+    private var closingAfterOutbox: ((ConnectionTask) -> Void)?
+    private var stalled = false
+    /// Set once a closing or ending step owns the connection; the stream schedules nothing more.
+    private var handedOff = false
+    /// A reader that stops reading is dropped once this much is waiting for it.
+    static let maximumUnflushedBytes = 1 << 20
+
+    init(plan: StreamPlan, catalog: Catalog, now: Double) {
+        self.plan = plan
+        self.catalog = catalog
+        nextID = plan.resumeAfter + 1
+        nextEventAt = now + Double(plan.intervalMilliseconds)
+        nextHeartbeatAt = plan.heartbeatMilliseconds.map { now + Double($0) }
+    }
+
+    /// The opening `retry:` field, written as soon as the stream starts.
+    func start(_ task: ConnectionTask, loop: EventLoop) {
+        emit("retry: \(plan.retryMilliseconds)\n\n", task, loop)
+        if let last = plan.lastEventID, nextID > last { after(task) { [weak self] in self?.end($0) } }
+    }
+
+    /// Runs on the stream's timer: sends what is due, and says when to run next (nil: not until something else
+    /// happens — the stream stalled, ended, or handed the connection to a closing step).
+    func tick(_ task: ConnectionTask, loop: EventLoop, now: Double) -> Double? {
+        if task.unflushedBytes > EventStream.maximumUnflushedBytes {
+            handedOff = true
+            loop.close(task, reset: false)
+            return nil
+        }
+        if !outbox.isEmpty {
+            drip(task, loop)
+            return handedOff ? nil : 1
+        }
+        if let closing = closingAfterOutbox {
+            closingAfterOutbox = nil
+            handedOff = true
+            closing(task)
+            return nil
+        }
+        if now >= nextEventAt {
+            nextEventAt += Double(plan.intervalMilliseconds)
+            sendEvent(task, loop)
+        } else if let heartbeatAt = nextHeartbeatAt, now >= heartbeatAt {
+            nextHeartbeatAt = heartbeatAt + Double(plan.heartbeatMilliseconds ?? 0)
+            emit(": heartbeat\n\n", task, loop)
+        }
+        return nextWake(now: now)
+    }
+
+    /// Milliseconds until the next event, heartbeat or dripped byte is due.
+    func nextWake(now: Double) -> Double? {
+        if handedOff || stalled { return nil }
+        if !outbox.isEmpty || closingAfterOutbox != nil { return 1 }
+        let due = min(nextEventAt, nextHeartbeatAt ?? .infinity)
+        return max(0, due - now)
+    }
+
+    /// Ends the stream cleanly: the chunked body's last chunk, and the connection stays usable.
+    func end(_ task: ConnectionTask) {
+        task.loop?.finish(task)
+    }
+
+    private func sendEvent(_ task: ConnectionTask, _ loop: EventLoop) {
+        let id = nextID
+        nextID += 1
+        sentOnThisConnection += 1
+        let number = sentOnThisConnection
+        let faults = plan.faults
+        // Every stream sends the same bytes for an id, so they are built once per id and shared.
+        let shared = loop.eventBytes(id: id, seed: plan.seed) { payload(for: id) }
+        guard faults.malformedEvent == number || faults.cutMidEvent == number || faults.newline != nil
+            || faults.chunkSize != nil else {
+            loop.write(task, shared.event)
+            finishEvent(id: id, number: number, task, loop)
+            return
+        }
+        var data = String(decoding: shared.payload, as: UTF8.self)
+        if faults.malformedEvent == number { data = String(data.prefix(data.count / 2)) + "\u{FFFD}" }
+        let event = "id: \(id)\nevent: product-update\ndata: \(data)\n\n"
+
+        if faults.cutMidEvent == number {
+            let cut = event.utf8.count - data.utf8.count / 2 - 3
+            emit(String(decoding: Array(event.utf8).prefix(cut), as: UTF8.self), task, loop, raw: true)
+            after(task) { loop.closeWhenFlushed($0, reset: false) }
+            return
+        }
+        emit(event, task, loop)
+        finishEvent(id: id, number: number, task, loop)
+    }
+
+    /// What happens after event `number` (this connection's count) with id `id` went out.
+    private func finishEvent(id: Int, number: Int, _ task: ConnectionTask, _ loop: EventLoop) {
+        let faults = plan.faults
+        if faults.dropAfter == number {
+            after(task) { loop.closeWhenFlushed($0, reset: false) }
+        } else if faults.resetAfter == number {
+            after(task) { loop.closeWhenFlushed($0, reset: true) }
+        } else if let last = plan.lastEventID, id >= last {
+            after(task) { [weak self] in self?.end($0) }
+        } else if faults.stallAfter == number {
+            stalled = true
+        }
+    }
+
+    /// `{"id", "price", "stock", "updatedAt"}` for event `id`: the same bytes for the same seed and id on every
+    /// connection, so a resumed stream neither repeats nor skips.
+    func payload(for id: Int) -> [UInt8] {
+        var generator = SeededGenerator(seed: plan.seed, stream: "event-\(id)")
+        let product = catalog.products[Int(generator.next() % UInt64(max(1, catalog.productCount)))]
+        let basePrice = product.object["price"]?.doubleValue ?? 10
+        let price = (basePrice * (0.9 + 0.2 * generator.unit()) * 100).rounded() / 100
+        let stock = Int(generator.next() % 101)
+        var writer = JSONWriter(reservingCapacity: 96)
+        writer.writeRaw("{\"id\":")
+        writer.writeRaw(product.idText.utf8)
+        writer.writeRaw(",\"price\":")
+        writer.write(.number(JSONNumber(price)))
+        writer.writeRaw(",\"stock\":")
+        writer.write(int: stock)
+        writer.writeRaw(",\"updatedAt\":")
+        writer.write(string: Timestamp.iso8601(1_746_006_062.053 + Double(id)))
+        writer.writeRaw("}")
+        return writer.bytes
+    }
+
+    /// Writes `text` with the stream's line endings, all at once or dripped `chunk` bytes per tick.
+    private func emit(_ text: String, _ task: ConnectionTask, _ loop: EventLoop, raw: Bool = false) {
+        var bytes = Array(text.utf8)
+        if let newline = plan.faults.newline, newline != "lf" {
+            let ending: [UInt8] = newline == "crlf" ? [13, 10] : [13]
+            bytes = bytes.flatMap { $0 == 10 ? ending : [$0] }
+        }
+        if plan.faults.chunkSize != nil {
+            outbox.append(contentsOf: bytes)
+            drip(task, loop)
+        } else {
+            loop.write(task, bytes)
+        }
+    }
+
+    private func drip(_ task: ConnectionTask, _ loop: EventLoop) {
+        let piece = outbox.prefix(plan.faults.chunkSize ?? outbox.count)
+        outbox = outbox.dropFirst(piece.count)
+        loop.write(task, piece)
+    }
+
+    /// Runs `action` once everything queued so far has been written.
+    private func after(_ task: ConnectionTask, _ action: @escaping (ConnectionTask) -> Void) {
+        if outbox.isEmpty {
+            handedOff = true
+            action(task)
+        } else {
+            closingAfterOutbox = action
+        }
+    }
+}

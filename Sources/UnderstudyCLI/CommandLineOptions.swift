@@ -1,0 +1,99 @@
+import Understudy
+
+/// The `understudy` command's flags.
+struct CommandLineOptions: Equatable {
+    var host = "127.0.0.1"
+    var port = 8080
+    var fixturesDirectory: String?
+    var scenarioPaths: [String] = []
+    var seed: UInt64?
+    var journalSize = 10_000
+    var adminToken: String?
+    var shutdownGraceSeconds = 5.0
+    var quiet = false
+    var showHelp = false
+    var showVersion = false
+
+    /// A flag the command does not understand, or one missing its value.
+    struct UsageError: Error, Equatable {
+        let message: String
+    }
+
+    static let usage = """
+        Usage: understudy [--host HOST] [--port PORT] [--fixtures DIR] [--scenario FILE]... [--seed N]
+                          [--journal-size N] [--admin-token TOKEN] [--grace SECONDS] [--quiet]
+               understudy --help | --version
+
+        A DummyJSON-compatible fake backend with faults on cue.
+
+          --host HOST      address to listen on (default 127.0.0.1; anything else exposes it to the network)
+          --port PORT      port to listen on; 0 picks a free one (default 8080)
+          --fixtures DIR   serve DIR/products.json and DIR/users.json (DummyJSON format) instead of the built-in data
+          --scenario FILE  load fault rules from FILE at start (repeatable); see fixtures/scenarios/
+          --seed N         seed every random choice, so a run can be replayed (default 1)
+          --journal-size N keep the last N requests in the journal (default 10000)
+          --admin-token T  require T (header X-Understudy-Token) for faults and the admin API; without it they
+                           are refused whenever --host is not a loopback address
+          --grace SECONDS  on SIGTERM/SIGINT, let in-flight replies finish for up to SECONDS (default 5)
+          --quiet          do not log one line per request on stderr
+          --help           show this help
+          --version        show the version
+        """
+
+    static func parse(_ arguments: [String]) throws(UsageError) -> CommandLineOptions {
+        var options = CommandLineOptions()
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            var flag = argument
+            var inlineValue: String?
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                flag = String(argument[..<equals])
+                inlineValue = String(argument[argument.index(after: equals)...])
+            }
+            func value() throws(UsageError) -> String {
+                if let inlineValue { return inlineValue }
+                guard let next = remaining.popFirst(), !next.hasPrefix("--") else {
+                    throw UsageError(message: "\(flag) needs a value")
+                }
+                return next
+            }
+            switch flag {
+            case "--host":
+                options.host = try value()
+                if options.host.isEmpty { throw UsageError(message: "--host needs a non-empty address") }
+            case "--port":
+                let text = try value()
+                guard let port = Int(text), (0...65_535).contains(port) else {
+                    throw UsageError(message: "--port must be a number from 0 to 65535, not '\(text)'")
+                }
+                options.port = port
+            case "--fixtures": options.fixturesDirectory = try value()
+            case "--scenario": options.scenarioPaths.append(try value())
+            case "--seed":
+                let text = try value()
+                guard let seed = UInt64(text) else { throw UsageError(message: "--seed must be a whole number, not '\(text)'") }
+                options.seed = seed
+            case "--journal-size":
+                let text = try value()
+                guard let size = Int(text), (1...10_000_000).contains(size) else {
+                    throw UsageError(message: "--journal-size must be a number from 1 to 10000000, not '\(text)'")
+                }
+                options.journalSize = size
+            case "--admin-token":
+                options.adminToken = try value()
+                if options.adminToken?.isEmpty != false { throw UsageError(message: "--admin-token needs a non-empty token") }
+            case "--grace":
+                let text = try value()
+                guard let seconds = Double(text), seconds >= 0, seconds <= 300 else {
+                    throw UsageError(message: "--grace must be a number of seconds from 0 to 300, not '\(text)'")
+                }
+                options.shutdownGraceSeconds = seconds
+            case "--quiet", "-q": options.quiet = true
+            case "--help", "-h": options.showHelp = true
+            case "--version": options.showVersion = true
+            default: throw UsageError(message: "unknown option '\(argument)'")
+            }
+        }
+        return options
+    }
+}

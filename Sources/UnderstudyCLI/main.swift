@@ -1,0 +1,100 @@
+import Dispatch
+import Foundation
+import Understudy
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+let options: CommandLineOptions
+do {
+    options = try CommandLineOptions.parse(arguments)
+} catch {
+    FileHandle.standardError.write(Data("understudy: \(error.message)\n\n\(CommandLineOptions.usage)\n".utf8))
+    exit(2)
+}
+if options.showHelp {
+    print(CommandLineOptions.usage)
+    exit(0)
+}
+if options.showVersion {
+    print("understudy \(Understudy.version)")
+    exit(0)
+}
+
+func say(_ message: String) {
+    FileHandle.standardError.write(Data("understudy: \(message)\n".utf8))
+}
+
+func fail(_ message: String, code: Int32) -> Never {
+    say(message)
+    exit(code)
+}
+
+// SIGINT and SIGTERM are taken by the main thread with sigwait rather than through Dispatch's signal sources and
+// dispatchMain: blocked here, before any thread exists, so every thread inherits the mask and none is interrupted.
+var stopSignals = sigset_t()
+sigemptyset(&stopSignals)
+sigaddset(&stopSignals, SIGINT)
+sigaddset(&stopSignals, SIGTERM)
+pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+
+// The catalogue is chosen before the configuration exists, so the built-in one is never parsed for nothing.
+let catalog: Catalog
+if let directory = options.fixturesDirectory {
+    do {
+        catalog = try Catalog.load(directory: directory)
+    } catch {
+        fail("cannot load fixtures: \(error)", code: 2)
+    }
+} else {
+    catalog = .standard
+}
+var configuration = UnderstudyServer.Configuration(host: options.host, port: options.port, catalog: catalog)
+configuration.journalCapacity = options.journalSize
+configuration.adminToken = options.adminToken ?? ProcessInfo.processInfo.environment["UNDERSTUDY_ADMIN_TOKEN"]
+configuration.shutdownGraceSeconds = options.shutdownGraceSeconds
+for path in options.scenarioPaths {
+    do {
+        let scenario = try Scenario.load(path: path)
+        configuration.rules += scenario.rules
+        if let seed = scenario.seed { configuration.seed = seed }
+        say("scenario \(path): \(scenario.rules.count) rules. \(scenario.description)")
+    } catch {
+        fail("cannot load scenario: \(error)", code: 2)
+    }
+}
+if let seed = options.seed { configuration.seed = seed }
+if !options.quiet {
+    configuration.requestLog = { entry in
+        FileHandle.standardError.write(Data("\(entry)\n".utf8))
+    }
+}
+
+let server: UnderstudyServer
+do {
+    server = try UnderstudyServer.start(configuration)
+} catch {
+    fail(error.description, code: error.kind == .addressInUse ? 1 : 2)
+}
+if !(options.host == "localhost" || options.host == "::1" || options.host.hasPrefix("127.")) {
+    say("WARNING: listening on \(options.host): any machine that can reach it can use it.")
+    say(configuration.adminToken == nil
+        ? "WARNING: fault injection and the admin API are OFF (pass --admin-token to enable them)."
+        : "WARNING: fault injection and the admin API need the admin token (header X-Understudy-Token).")
+}
+print("Understudy \(Understudy.version) listening on \(server.baseURL.absoluteString)")
+print("Serving \(configuration.catalog.productCount) products and \(configuration.catalog.userCount) users, seed \(configuration.seed). Try: curl \(server.baseURL.absoluteString)/products/1")
+fflush(nil)
+
+// The first signal stops gracefully on another queue (in-flight replies finish, streams end); a second one exits
+// at once.
+@MainActor func waitForStopSignal() {
+    var received: Int32 = 0
+    while sigwait(&stopSignals, &received) != 0 {}
+}
+waitForStopSignal()
+say("stopping (signal again to quit at once)")
+DispatchQueue(label: "understudy.stop").async {
+    server.stop()
+    exit(0)
+}
+waitForStopSignal()
+fail("stopping now", code: 0)

@@ -1,0 +1,101 @@
+import Testing
+@testable import Understudy
+
+@Suite struct ProductListingTests {
+    private let listing = ProductListing(catalog: .standard)
+
+    private func page(_ query: String, matching: [Int]? = nil) throws -> JSONObject {
+        let parsed = try ListQuery.parse(QueryParameters(Substring(query)))
+        let body = listing.body(matching: matching ?? Array(Catalog.standard.products.indices), query: parsed)
+        guard case .object(let object) = try JSONParser.parse(body) else { throw APIError(500, "not an object") }
+        return object
+    }
+
+    private func ids(_ object: JSONObject) -> [Int] {
+        guard case .array(let products)? = object["products"] else { return [] }
+        return products.compactMap { $0["id"]?.intValue }
+    }
+
+    @Test func defaultPageIsThirtyOfAll() throws {
+        let object = try page("")
+        #expect(ids(object) == Array(1...30))
+        #expect(object["total"]?.intValue == 194)
+        #expect(object["skip"]?.intValue == 0)
+        #expect(object["limit"]?.intValue == 30)
+        #expect(object.keys == ["products", "total", "skip", "limit"])
+    }
+
+    /// `JSON.stringify` writes an infinite skip as null; "inf" would not be JSON at all.
+    @Test func anInfiniteSkipIsWrittenAsNull() throws {
+        let object = try page("skip=\(String(repeating: "9", count: 400))")
+        #expect(object["skip"] == .null)
+        #expect(ids(object).isEmpty)
+    }
+
+    @Test func limitIsTheCountReturned() throws {
+        #expect(try page("skip=190").limit == 4)
+        let beyond = try page("skip=500")
+        #expect(ids(beyond).isEmpty)
+        #expect(beyond["limit"]?.intValue == 0)
+        #expect(beyond["skip"]?.intValue == 500)
+    }
+
+    @Test func javaScriptSliceEdgeCases() throws {
+        #expect(ids(try page("limit=0")).count == 194)
+        #expect(ids(try page("limit=1.9")) == [1])
+        #expect(ids(try page("limit=")).isEmpty)
+        #expect(ids(try page("limit=-190")) == [1, 2, 3, 4])
+        let negativeSkip = try page("skip=-5&limit=2")
+        #expect(ids(negativeSkip) == [1, 2])
+        #expect(negativeSkip["skip"]?.intValue == -5)
+        #expect(try page("skip=").keys.contains("skip"))
+        #expect(try page("skip=")["skip"] == .null)
+        #expect(ids(try page("limit=99999999999999999999")).count == 194)
+    }
+
+    @Test func selectKeepsIdFirstAndDropsUnknownKeys() throws {
+        let object = try page("limit=1&select=price,title,nope,meta.barcode")
+        guard case .array(let products)? = object["products"], case .object(let first)? = products.first else {
+            Issue.record("no products")
+            return
+        }
+        #expect(first.keys == ["id", "price", "title"])
+    }
+
+    @Test func sortsLikeJavaScript() throws {
+        #expect(Array(ids(try page("sortBy=price&order=desc")).prefix(3)) == [170, 168, 171])
+        #expect(ids(try page("sortBy=title&order=asc")).first == 167)
+        #expect(ids(try page("sortBy=nothing&order=desc")) == Array(1...30))
+        #expect(ids(try page("sortBy=meta.barcode")) == Array(1...30))
+        let byPrice = try page("sortBy=price&limit=0")
+        guard case .array(let products)? = byPrice["products"] else { return }
+        let prices = products.compactMap { $0["price"]?.doubleValue }
+        #expect(prices == prices.sorted())
+    }
+
+    @Test func brandlessProductsSortLast() throws {
+        let sorted = ids(try page("sortBy=brand&limit=0"))
+        let brandless = Set(Catalog.standard.products.filter { $0.object["brand"] == nil }.compactMap { Int($0.idText) })
+        #expect(Set(sorted.suffix(brandless.count)) == brandless)
+    }
+
+    @Test func searchMatchesTitleOrDescriptionOnly() throws {
+        let matches = listing.search("phone")
+        #expect(!matches.isEmpty)
+        for index in matches {
+            let product = Catalog.standard.products[index]
+            #expect(product.searchableTitle.contains("phone") || product.searchableDescription.contains("phone"))
+        }
+        #expect(listing.search("").count == 194)
+        #expect(listing.search("smartphones").allSatisfy { Catalog.standard.products[$0].searchableTitle.contains("smartphones") || Catalog.standard.products[$0].searchableDescription.contains("smartphones") })
+    }
+
+    @Test func categoryMatchesCaseInsensitively() {
+        #expect(listing.category("SMARTPHONES").count == 16)
+        #expect(listing.category("nope").isEmpty)
+    }
+}
+
+private extension JSONObject {
+    var limit: Int? { self["limit"]?.intValue }
+}
