@@ -1,0 +1,110 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension APIClient {
+    /// Sends an endpoint's request and decodes the reply, retrying and refreshing the token as configured.
+    ///
+    /// The order per attempt: attach the token (if the endpoint requires authentication and there is one), run
+    /// the middleware and the session, then classify. A 401 triggers at most one refresh-and-retry; transient
+    /// failures are retried by ``RetryState`` for idempotent or replayable endpoints; cancellation is checked
+    /// before each attempt and during each wait.
+    ///
+    /// - Parameter endpoint: What to send.
+    /// - Returns: The decoded response.
+    /// - Throws: ``APIError``, carrying the method, URL and attempt count.
+    public func send<E: Endpoint>(_ endpoint: E) async throws(APIError) -> E.Response {
+        try await sendWithResponse(endpoint).value
+    }
+
+    /// Like ``send(_:)``, also returning the response and raw body.
+    ///
+    /// - Parameter endpoint: What to send.
+    /// - Returns: The decoded value with its response.
+    /// - Throws: ``APIError``.
+    public func sendWithResponse<E: Endpoint>(_ endpoint: E) async throws(APIError) -> HTTPResponseValue<E.Response> {
+        let request = try endpoint.makeRequest(baseURL: baseURL, encoder: configuration.encoder)
+        let (data, response, attempts) = try await exchange(request, endpoint: endpoint)
+        do {
+            let value = try endpoint.decode(data, decoder: configuration.decoder)
+            return HTTPResponseValue(value: value, response: response, data: data, attempts: attempts)
+        } catch {
+            throw error.tagged(method: endpoint.method, url: request.url, attempts: attempts)
+        }
+    }
+
+    /// The retry and refresh loop around the middleware chain.
+    func exchange(_ base: URLRequest, endpoint: some Endpoint) async throws(APIError) -> (Data, HTTPURLResponse, Int) {
+        let method = endpoint.method
+        let chain = configuration.middleware.chained(around: transport)
+        var retry = RetryState(policy: configuration.retryPolicy, isReplayable: endpoint.mayRetry)
+        var refreshed = false
+        var attempts = 0
+        while true {
+            if Task.isCancelled {
+                throw APIError(.cancelled, underlying: "CancellationError").tagged(method: method, url: base.url, attempts: attempts)
+            }
+            let credential = endpoint.requiresAuthentication ? await configuration.auth?.currentCredential() : nil
+            let request = Self.authorize(base, with: credential)
+            attempts += 1
+            let failure: APIError
+            do {
+                let (data, response) = try await chain(request)
+                guard let error = APIError.classify(response, body: data) else { return (data, response, attempts) }
+                failure = error
+            } catch {
+                failure = APIError.classify(error)
+            }
+            let tagged = failure.tagged(method: method, url: base.url, attempts: attempts)
+            if failure.kind == .cancelled { throw tagged }
+
+            if failure.kind == .unauthorized, endpoint.requiresAuthentication, let auth = configuration.auth {
+                // One refresh per request: a second 401 after it is final, so a bad refresh can never loop.
+                guard !refreshed else { throw tagged }
+                refreshed = true
+                do {
+                    _ = try await auth.refreshedCredential(after: credential, using: self)
+                    continue
+                } catch {
+                    var final = tagged
+                    if error.kind == .cancelled { throw error.tagged(method: method, url: base.url, attempts: attempts) }
+                    final.underlying = error.underlying ?? error.description
+                    throw final
+                }
+            }
+
+            let outcome = RetryState.Outcome(error: tagged, now: configuration.now(), unit: configuration.random.next())
+            switch retry.next(after: outcome) {
+            case .fail(let error):
+                throw error
+            case .retry(let delay):
+                do {
+                    try await configuration.sleeper.sleep(for: delay)
+                } catch {
+                    throw APIError(.cancelled, underlying: "cancelled while waiting to retry")
+                        .tagged(method: method, url: base.url, attempts: attempts)
+                }
+            }
+        }
+    }
+
+    /// The innermost layer: one send through the session.
+    private var transport: MiddlewareNext {
+        { [session] request in
+            let (data, response) = try await session.data(for: request)
+            guard let http = response as? HTTPURLResponse else {
+                throw APIError(.invalidResponse, underlying: "not an HTTP response: \(type(of: response))")
+            }
+            return (data, http)
+        }
+    }
+
+    /// Adds `Authorization: Bearer …` when there is a non-empty token, and nothing otherwise.
+    static func authorize(_ request: URLRequest, with credential: Credential?) -> URLRequest {
+        guard let token = credential?.token, !token.isEmpty else { return request }
+        var request = request
+        request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        return request
+    }
+}
