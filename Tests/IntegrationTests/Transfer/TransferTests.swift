@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+import Understudy
+import UnderstudyClient
+
+/// Downloads to a file and uploads from one, through the client's session delegate.
+@Suite(.timeLimit(.minutes(1))) struct TransferTests {
+    @Test func downloadsTheWholeCatalogueToAFile() async throws {
+        try await withHarness { h in
+            let destination = temporaryFile("catalogue.json")
+            defer { try? FileManager.default.removeItem(at: destination) }
+
+            let transfer = h.client.download(ProductEndpoints.list(limit: 0), to: destination)
+            let file = try await transfer.value()
+            var last: TransferProgress?
+            for await step in transfer.progress { last = step }
+
+            #expect(file == destination)
+            let data = try Data(contentsOf: destination)
+            let contentLength = try #require(last?.expectedBytes, "the progress carries the Content-Length")
+            #expect(Int64(data.count) == contentLength, "exactly Content-Length bytes: not short, not doubled")
+            #expect(last?.completedBytes == contentLength)
+            let list = try JSONDecoder().decode(ProductList.self, from: data)
+            #expect(list.products.count == 194)
+            #expect(list.total == 194)
+
+            let journal = await h.settledRequests(to: "/products", count: 1)
+            #expect(journal.count == 1)
+            #expect(journal.first?.query == "limit=0")
+            #expect(journal.first?.bytesWritten == data.count)
+            #expect(journal.first?.authorization == nil)
+        }
+    }
+
+    @Test func truncatedDownloadFailsAndLeavesNoFile() async throws {
+        try await withHarness { h in
+            try h.fault("truncate=50%", on: "/products")
+            let destination = temporaryFile("short.json")
+            let error = await #expect(throws: APIError.self) {
+                try await h.client.download(ProductEndpoints.list(limit: 0), to: destination).value()
+            }
+            #expect(error?.kind == .connectionLost)
+            #expect(!FileManager.default.fileExists(atPath: destination.path))
+            #expect(await h.settledRequests(to: "/products", count: 1).count == 1, "downloads are not retried")
+        }
+    }
+
+    @Test func uploadsAFileBody() async throws {
+        try await withHarness { h in
+            let source = temporaryFile("draft.json")
+            defer { try? FileManager.default.removeItem(at: source) }
+            let draft = ProductDraft(title: "Uploaded lamp", price: 12.5, stock: 3, category: "home-decoration")
+            let body = try JSONEncoder().encode(draft)
+            try body.write(to: source)
+
+            let endpoint = APIRequest<ProductUpdate>(path: "products/add", method: .post,
+                                                     headers: ["Content-Type": "application/json"])
+            let transfer = h.client.upload(endpoint, from: .file(source))
+            let created = try await transfer.value()
+            var last: TransferProgress?
+            for await step in transfer.progress { last = step }
+
+            #expect(created.id == 195)
+            #expect(created.title == "Uploaded lamp")
+            #expect(created.price == 12.5)
+            #expect(created.stock == 3)
+            #expect(last?.completedBytes == Int64(body.count))
+
+            let journal = await h.settledRequests(to: "/products/add", count: 1)
+            #expect(journal.count == 1)
+            #expect(journal.first?.method == "POST")
+            #expect(journal.first?.status == 201)
+            #expect(journal.first?.bodySize == body.count)
+            #expect(journal.first?.headers["Content-Type"] == "application/json")
+        }
+    }
+
+    private func temporaryFile(_ name: String) -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("integration-\(UUID().uuidString)-\(name)")
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import Testing
+import Understudy
+
+/// Choosing faults: header, query, admin rules and Swift rules; budgets, sessions and seeds.
+@Suite struct FaultSelectionTests {
+    @Test func statusFaultFromTheHeaderOrTheQuery() async throws {
+        try await withServer { _, client in
+            let header = try await client.send("/products/1", headers: ["X-Understudy-Fault": "status=503; retry-after=2"])
+            #expect(header.status == 503)
+            #expect(header.message == "Service Unavailable")
+            #expect(header.header("Retry-After") == "2")
+            #expect(header.header("X-Understudy-Fault-Applied") == "status=503; retry-after=2")
+
+            let query = try await client.send("/products?_fault=status=401")
+            #expect(query.status == 401)
+            #expect(query.message == "Token Expired!")
+            #expect(query.header("WWW-Authenticate") == nil)
+
+            let custom = try await client.send("/ping", headers: ["X-Understudy-Fault": "status=500;message=Database on fire"])
+            #expect(custom.message == "Database on fire")
+
+            let limited = try await client.send("/ping", headers: ["X-Understudy-Fault": "status=429; retry-after=Wed, 21 Oct 2026 07:28:00 GMT"])
+            #expect(limited.header("X-RateLimit-Remaining") == "0")
+            #expect(limited.header("Retry-After") == "Wed, 21 Oct 2026 07:28:00 GMT")
+        }
+    }
+
+    @Test(arguments: [
+        ("stauts=503", "directive 'stauts=503' at position 1: unknown directive 'stauts'"),
+        ("delay=200ms; status=999", "directive 'status=999' at position 14"),
+        ("delay=fast", "'fast' is not a duration"),
+        ("reset; hang", "cannot be combined"),
+        ("offline=2s", "only be set through the admin API"),
+        ("rate=2kB", "a rate is written like 2kB/s"),
+    ])
+    func badSpecsAre400sNamingTheDirective(spec: String, expected: String) async throws {
+        try await withServer { _, client in
+            let reply = try await client.send("/products/1", headers: ["X-Understudy-Fault": spec])
+            #expect(reply.status == 400)
+            #expect(reply.message?.contains(expected) == true, "\(reply.message ?? "")")
+            #expect(try await client.send("/products/1").status == 200)
+        }
+    }
+
+    @Test func expireTokenDrivesOneRefresh() async throws {
+        try await withServer { server, client in
+            let token = try await client.accessToken()
+            try server.faults.add(FaultRule(match: .init(path: "/auth/me"), fault: "expire-token", times: 1))
+            let first = try await client.send("/auth/me", headers: ["Authorization": "Bearer \(token)"])
+            #expect(first.status == 401)
+            #expect(first.message == "Token Expired!")
+            #expect(try await client.send("/auth/me", headers: ["Authorization": "Bearer \(token)"]).status == 200)
+        }
+    }
+
+    @Test func malformedBodiesKeepStatusAndHeaders() async throws {
+        try await withServer { _, client in
+            let broken = try await client.send("/products/1", headers: ["X-Understudy-Fault": "malformed"])
+            #expect(broken.status == 200)
+            #expect(broken.header("Content-Type") == "application/json; charset=utf-8")
+            #expect(broken.json == nil)
+            let shape = try await client.send("/products?limit=3", headers: ["X-Understudy-Fault": "malformed=shape"])
+            let products = shape.object["products"] as? [[String: Any]] ?? []
+            #expect(products.count == 3)
+            #expect(products.allSatisfy { $0["price"] is String })
+            #expect(throws: DecodingError.self) { try JSONDecoder().decode(StrictProductList.self, from: shape.body) }
+        }
+    }
+
+    @Test func rateLimitIsARealTokenBucketPerSession() async throws {
+        try await withServer { server, client in
+            try server.faults.add(FaultRule(match: .init(path: "/products/*"), fault: "rate-limit=3/60s"))
+            var statuses: [Int] = []
+            for _ in 0..<5 { statuses.append(try await client.send("/products/1", headers: ["X-Understudy-Session": "a"]).status) }
+            #expect(statuses == [200, 200, 200, 429, 429])
+            let limited = try await client.send("/products/1", headers: ["X-Understudy-Session": "a"])
+            #expect(Int(limited.header("Retry-After") ?? "") ?? 0 >= 1)
+            #expect(Int(limited.header("Retry-After") ?? "") ?? 99 <= 20)
+            #expect(limited.header("X-RateLimit-Limit") == "3")
+            #expect(try await client.send("/products/1", headers: ["X-Understudy-Session": "b"]).status == 200)
+        }
+    }
+
+    @Test func budgetsAreExactUnderConcurrency() async throws {
+        try await withServer { server, client in
+            try server.faults.add(FaultRule(match: .init(path: "/products/*"), fault: "status=503", times: 2))
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<100 { group.addTask { try await client.send("/products/2").status } }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses.filter { $0 == 503 }.count == 2)
+            #expect(statuses.filter { $0 == 200 }.count == 98)
+            #expect(server.faults.rules.first?.remaining == 0)
+            #expect(server.faults.rules.first?.fired == 2)
+        }
+    }
+
+    @Test func afterLetsRequestsThroughAndFirstMatchWins() async throws {
+        try await withServer { server, client in
+            try server.faults.add(FaultRule(match: .init(method: "GET", path: "/products/*"), fault: "status=502", times: 1, after: 2))
+            try server.faults.add(FaultRule(match: .init(path: "/products/*"), fault: "status=504"))
+            var statuses: [Int] = []
+            for _ in 0..<4 { statuses.append(try await client.send("/products/1").status) }
+            #expect(statuses == [504, 504, 502, 504])
+        }
+    }
+
+    @Test func sessionsSeeOnlyTheirRulesAndJournal() async throws {
+        try await withServer { server, client in
+            try server.faults.add(FaultRule(fault: "status=500", session: "red"))
+            #expect(try await client.send("/products/1", headers: ["X-Understudy-Session": "red"]).status == 500)
+            #expect(try await client.send("/products/1", headers: ["X-Understudy-Session": "blue"]).status == 200)
+            #expect(try await client.send("/products/1").status == 200)
+            #expect(server.journal.entries(session: "red").map(\.status) == [500])
+            #expect(server.journal.entries(session: "blue").map(\.status) == [200])
+            let entry = try #require(server.journal.entries(session: "red").first)
+            #expect(entry.rule == "rule-1")
+            #expect(entry.fault == "status=500")
+            #expect(entry.path == "/products/1")
+        }
+    }
+
+    @Test func theSameSeedReplaysTheSameDecisions() async throws {
+        func run(seed: UInt64) async throws -> [Int] {
+            try await withServer({ $0.seed = seed }) { server, client in
+                try server.faults.add(FaultRule(fault: "status=503", probability: 0.5))
+                var statuses: [Int] = []
+                for _ in 0..<40 { statuses.append(try await client.send("/ping", headers: ["X-Understudy-Session": "replay"]).status) }
+                return statuses
+            }
+        }
+        let first = try await run(seed: 42)
+        let again = try await run(seed: 42)
+        let other = try await run(seed: 43)
+        #expect(first == again)
+        #expect(first != other)
+        #expect(first.contains(503) && first.contains(200))
+    }
+
+    @Test func delayRangesDrawFromTheSeed() async throws {
+        func durations(seed: UInt64) async throws -> [Double] {
+            try await withServer({ $0.seed = seed }) { server, client in
+                for _ in 0..<3 { _ = try await client.send("/ping", headers: ["X-Understudy-Fault": "delay=10ms..200ms"]) }
+                return server.journal.entries(path: "/ping").compactMap(\.firstByteMilliseconds).map { ($0 / 10).rounded() }
+            }
+        }
+        let first = try await durations(seed: 5)
+        #expect(first.count == 3)
+        #expect(first.allSatisfy { $0 >= 1 && $0 <= 21 })
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+import Understudy
+
+/// Every connection-level fault, read from a raw socket: exact bytes, and how the connection ended.
+@Suite struct WireFaultTests {
+    private func exchange(_ server: UnderstudyServer, _ target: String, fault: String, timeout: Int = 5)
+        throws -> (text: String, bytes: [UInt8], ending: RawHTTPConnection.Ending) {
+        let connection = try RawHTTPConnection(port: server.port, receiveTimeoutSeconds: timeout)
+        connection.write("GET \(target) HTTP/1.1\r\nHost: localhost\r\nX-Understudy-Fault: \(fault)\r\n\r\n")
+        let (bytes, ending) = connection.readUntilEnd()
+        return (String(decoding: bytes, as: UTF8.self), bytes, ending)
+    }
+
+    @Test func truncateSendsPartOfAFullContentLengthThenCloses() async throws {
+        try await withServer { server, client in
+            let full = try await client.send("/products/1")
+            let result = try exchange(server, "/products/1", fault: "truncate=100")
+            let head = try #require(result.text.components(separatedBy: "\r\n\r\n").first)
+            #expect(head.hasPrefix("HTTP/1.1 200 OK"))
+            #expect(RawResponse.contentLength(head) == full.body.count)
+            #expect(head.contains("X-Understudy-Fault-Applied: truncate=100"))
+            #expect(result.bytes.count == head.utf8.count + 4 + 100)
+            #expect(result.ending == .closed)
+
+            let half = try exchange(server, "/products/1", fault: "truncate=50%")
+            let halfHead = try #require(half.text.components(separatedBy: "\r\n\r\n").first)
+            #expect(half.bytes.count == halfHead.utf8.count + 4 + full.body.count / 2)
+        }
+    }
+
+    @Test func truncateChunkedStopsBeforeTheLastChunk() async throws {
+        try await withServer { server, _ in
+            let result = try exchange(server, "/products/1", fault: "truncate-chunked")
+            #expect(result.text.contains("Transfer-Encoding: chunked"))
+            #expect(!result.text.hasSuffix("0\r\n\r\n"))
+            #expect(result.ending == .closed)
+        }
+    }
+
+    @Test func emptyClosesWithoutAByte() async throws {
+        try await withServer { server, _ in
+            let result = try exchange(server, "/products/1", fault: "empty")
+            #expect(result.bytes.isEmpty)
+            #expect(result.ending == .closed)
+        }
+    }
+
+    @Test func resetSendsAnRSTBeforeOrAfterTheHead() async throws {
+        try await withServer { server, _ in
+            let before = try exchange(server, "/products/1", fault: "reset")
+            #expect(before.bytes.isEmpty)
+            #expect(before.ending == .reset)
+            let after = try exchange(server, "/products/1", fault: "reset=after-headers")
+            #expect(after.text.hasPrefix("HTTP/1.1 200 OK"))
+            #expect(after.text.hasSuffix("\r\n\r\n"))
+            #expect(after.ending == .reset)
+        }
+    }
+
+    @Test func garbageIsSeededBytesInsteadOfHTTP() async throws {
+        let first = try await withServer({ $0.seed = 99 }) { server, _ in try exchange(server, "/ping", fault: "garbage") }
+        let second = try await withServer({ $0.seed = 99 }) { server, _ in try exchange(server, "/ping", fault: "garbage") }
+        #expect(first.bytes.count == 512)
+        #expect(!first.text.hasPrefix("HTTP/"))
+        #expect(first.bytes == second.bytes)
+        #expect(first.ending == .closed)
+    }
+
+    @Test func hangNeverAnswersAndIsFreedWhenTheClientLeaves() async throws {
+        try await withServer { server, client in
+            do {
+                let result = try exchange(server, "/products/1", fault: "hang", timeout: 1)
+                #expect(result.bytes.isEmpty)
+                #expect(result.ending == .timedOut)
+            }
+            let entry = try #require(server.journal.entries(path: "/products/1").last)
+            #expect(entry.fault == "hang")
+            #expect(entry.status == 0)
+            var held = 1
+            for _ in 0..<30 where held > 0 {
+                try await Task.sleep(for: .milliseconds(100))
+                held = try await client.send("/__understudy/health").object["heldConnections"] as? Int ?? -1
+            }
+            #expect(held == 0)
+        }
+    }
+
+    @Test func delayAndPacingAreTimers() async throws {
+        try await withServer { server, client in
+            let started = Date()
+            let delayed = try await client.send("/products/1?select=id", headers: ["X-Understudy-Fault": "delay=300ms"])
+            #expect(delayed.status == 200)
+            #expect(Date().timeIntervalSince(started) >= 0.3)
+
+            let paced = Date()
+            let body = try await client.send("/products/1", headers: ["X-Understudy-Fault": "rate=5kB/s"])
+            #expect(body.body.count > 1_000)
+            #expect(Date().timeIntervalSince(paced) >= Double(body.body.count) / 5_000 * 0.8)
+            let chunks = try exchange(server, "/products/1", fault: "chunks=4/200ms", timeout: 1)
+            #expect(chunks.text.contains("Content-Length: "))
+        }
+    }
+
+    @Test func offlineRefusesConnectionsThenRecovers() async throws {
+        try await withServer { server, client in
+            server.goOffline(for: .milliseconds(600))
+            #expect(throws: (any Error).self) { try RawHTTPConnection(port: server.port) }
+            try await Task.sleep(for: .milliseconds(1_000))
+            #expect(try await client.send("/ping").status == 200)
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+import Understudy
+
+@Suite struct ServerLifecycleTests {
+    @Test func tenServersInOneProcess() async throws {
+        var servers: [UnderstudyServer] = []
+        for _ in 0..<10 { servers.append(try UnderstudyServer.start()) }
+        #expect(Set(servers.map(\.port)).count == 10)
+        for server in servers {
+            let reply = try await HTTPTestClient(server: server).send("/products/\(server.port % 194 + 1)?select=id")
+            #expect(reply.object["id"] as? Int == server.port % 194 + 1)
+        }
+        for server in servers { server.stop() }
+        for server in servers { server.stop() }
+    }
+
+    /// On a stopped server `goOffline` returns at once: its work used to reach a freed event base, or wait
+    /// forever for a loop that had ended.
+    @Test(.timeLimit(.minutes(1))) func goingOfflineAfterStopDoesNothing() throws {
+        let server = try UnderstudyServer.start()
+        server.stop()
+        server.goOffline(for: .seconds(1))
+        server.goOffline(for: .seconds(Int64.max))
+    }
+
+    @Test func offlineDurationsAreClamped() async throws {
+        try await withServer { server, client in
+            server.goOffline(for: .seconds(-5))
+            try await Task.sleep(for: .milliseconds(100))
+            #expect(try await client.send("/health").status == 200)
+        }
+    }
+
+    @Test func aTakenPortIsReportedNotCrashedOn() throws {
+        let first = try UnderstudyServer.start()
+        defer { first.stop() }
+        #expect(throws: ServerError.self) {
+            try UnderstudyServer.start(.init(port: first.port))
+        }
+        do {
+            _ = try UnderstudyServer.start(.init(port: first.port))
+        } catch {
+            #expect(error.kind == .addressInUse)
+        }
+    }
+
+    @Test func badHostsAreReported() {
+        #expect(throws: ServerError.self) { try UnderstudyServer.start(.init(host: "no-such-host.invalid")) }
+    }
+
+    @Test func twoHundredConcurrentRequests() async throws {
+        try await withServer { _, client in
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for index in 0..<200 {
+                    group.addTask { try await client.send("/products/\(index % 194 + 1)").status }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses.count == 200)
+            #expect(statuses.allSatisfy { $0 == 200 })
+        }
+    }
+
+    @Test func delaysAreTimersThatOverlap() async throws {
+        try await withServer { _, client in
+            let started = Date()
+            let single = try await client.send("/products/1?delay=300")
+            #expect(single.status == 200)
+            #expect(Date().timeIntervalSince(started) >= 0.3)
+
+            // Forty 500 ms delays one after another would take 20 s; as timers they overlap. The bound is loose
+            // enough for a sanitizer build on a busy machine and still far from serial.
+            let overlapping = Date()
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<40 { group.addTask { _ = try await client.send("/products?delay=500&limit=1") } }
+                try await group.waitForAll()
+            }
+            #expect(Date().timeIntervalSince(overlapping) < 10)
+        }
+    }
+
+    @Test func stopAnswersHeldRepliesAndFreesThePort() async throws {
+        let server = try UnderstudyServer.start()
+        let port = server.port
+        let connection = try RawHTTPConnection(port: port)
+        connection.write("GET /products/1?delay=5000&select=id HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        try await Task.sleep(for: .milliseconds(300))
+        let stopping = Date()
+        server.stop()
+        #expect(Date().timeIntervalSince(stopping) < 2)
+        let response = try #require(connection.readResponse())
+        #expect(response.status == 200)
+        #expect(String(decoding: response.body, as: UTF8.self) == #"{"id":1}"#)
+        let again = try UnderstudyServer.start(.init(port: port))
+        again.stop()
+    }
+
+    @Test func stopAnswersHeldCannedReplies() async throws {
+        let server = try UnderstudyServer.start()
+        let connection = try RawHTTPConnection(port: server.port)
+        // The first request caches the target; the second is held by the canned-reply path.
+        let request = "GET /products/2?delay=2000&select=id HTTP/1.1\r\nHost: localhost\r\n\r\n"
+        connection.write(request)
+        #expect(try #require(connection.readResponse()).status == 200)
+        connection.write(request)
+        try await Task.sleep(for: .milliseconds(200))
+        let stopping = Date()
+        server.stop()
+        #expect(Date().timeIntervalSince(stopping) < 1.5, "the held reply waited for its delay")
+        let response = try #require(connection.readResponse())
+        #expect(String(decoding: response.body, as: UTF8.self) == #"{"id":2}"#)
+        #expect(server.journal.entries(path: "/products/2").count == 2)
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Understudy
+
+/// URLSession against one in-process server: whole-second timeouts (Linux truncates fractions), no cache,
+/// no cookies kept between requests unless asked.
+struct HTTPTestClient: Sendable {
+    let baseURL: URL
+    let session: URLSession
+
+    init(server: UnderstudyServer, timeoutSeconds: TimeInterval = 10) {
+        baseURL = server.baseURL
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = timeoutSeconds
+        configuration.requestCachePolicy = .reloadIgnoringLocalAndRemoteCacheData
+        configuration.urlCache = nil
+        configuration.httpShouldSetCookies = false
+        configuration.httpMaximumConnectionsPerHost = 64
+        session = URLSession(configuration: configuration)
+    }
+
+    struct Reply: Sendable {
+        let status: Int
+        let headers: [String: String]
+        let body: Data
+
+        var json: Any? { try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) }
+        var object: [String: Any] { json as? [String: Any] ?? [:] }
+        var message: String? { object["message"] as? String }
+        var text: String { String(decoding: body, as: UTF8.self) }
+
+        func header(_ name: String) -> String? {
+            headers.first(where: { $0.key.lowercased() == name.lowercased() })?.value
+        }
+    }
+
+    func send(_ target: String, headers: [String: String] = [:]) async throws -> Reply {
+        try await send("GET", target, headers: headers)
+    }
+
+    func send(_ method: String, _ target: String, headers: [String: String] = [:], body: Data? = nil) async throws -> Reply {
+        guard let url = URL(string: baseURL.absoluteString + target) else { throw URLError(.badURL) }
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        request.httpBody = body
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        let (data, response) = try await session.data(for: request)
+        guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
+        var fields: [String: String] = [:]
+        for (name, value) in http.allHeaderFields {
+            if let name = name as? String, let value = value as? String { fields[name] = value }
+        }
+        return Reply(status: http.statusCode, headers: fields, body: data)
+    }
+
+    func json(_ method: String, _ target: String, _ object: Any, headers: [String: String] = [:]) async throws -> Reply {
+        var headers = headers
+        headers["Content-Type"] = "application/json"
+        return try await send(method, target, headers: headers, body: try JSONSerialization.data(withJSONObject: object))
+    }
+
+    /// Logs in as `username` and returns the access token.
+    func accessToken(for username: String = "emilys") async throws -> String {
+        let reply = try await json("POST", "/auth/login", ["username": username, "password": username + "pass"])
+        guard let token = reply.object["accessToken"] as? String else { throw URLError(.userAuthenticationRequired) }
+        return token
+    }
+}
+
+/// Runs `body` against a fresh server on a free loopback port, and stops it afterwards.
+func withServer<T>(_ configure: (inout UnderstudyServer.Configuration) -> Void = { _ in },
+                   _ body: (UnderstudyServer, HTTPTestClient) async throws -> T) async throws -> T {
+    var configuration = UnderstudyServer.Configuration()
+    configure(&configuration)
+    let server = try UnderstudyServer.start(configuration)
+    defer { server.stop() }
+    return try await body(server, HTTPTestClient(server: server))
+}
