@@ -1,0 +1,229 @@
+#!/usr/bin/env python3
+"""Replays the golden contract cases (fixtures/contracts/*.json) against a running server.
+
+    scripts/contract-replay.py http://127.0.0.1:8080 [--cases DIR] [--spec openapi/openapi.yaml] [NAME...]
+
+The case format is described in fixtures/contracts/README.md. Exits 1 when any case fails, printing the request,
+what was expected and what came back. Schema checks (`"schema": "Product"`) need PyYAML and jsonschema, which the
+contract venv has (scripts/contract.sh); without them they are skipped with a warning.
+"""
+import argparse
+import glob
+import http.client
+import json
+import os
+import re
+import sys
+import urllib.parse
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PLACEHOLDER = re.compile(r"\{\{token:([A-Za-z0-9_.-]+)\}\}")
+
+
+class Server:
+    def __init__(self, base):
+        url = urllib.parse.urlsplit(base)
+        if url.hostname not in ("127.0.0.1", "localhost", "::1"):
+            sys.exit("contract-replay: refusing to send traffic anywhere but the loopback address")
+        self.host, self.port = url.hostname, url.port or 80
+        self.tokens = {}
+
+    def send(self, method, target, headers, body):
+        conn = http.client.HTTPConnection(self.host, self.port, timeout=15)
+        try:
+            conn.request(method, target, body=body, headers=headers)
+            resp = conn.getresponse()
+            data = resp.read()
+            return resp.status, resp.getheaders(), data
+        finally:
+            conn.close()
+
+    def token(self, username):
+        """Logs in as `username` (password `<username>pass`) once and keeps the access token."""
+        if username not in self.tokens:
+            body = json.dumps({"username": username, "password": username + "pass"}).encode()
+            status, _, data = self.send("POST", "/auth/login", {"Content-Type": "application/json"}, body)
+            if status != 200:
+                raise RuntimeError("login as %s for {{token:%s}} failed: %d %r" % (username, username, status, data))
+            self.tokens[username] = json.loads(data)["accessToken"]
+        return self.tokens[username]
+
+
+def fill(value, server):
+    """Replaces every {{token:USER}} in strings, lists and objects."""
+    if isinstance(value, str):
+        return PLACEHOLDER.sub(lambda m: server.token(m.group(1)), value)
+    if isinstance(value, list):
+        return [fill(v, server) for v in value]
+    if isinstance(value, dict):
+        return {k: fill(v, server) for k, v in value.items()}
+    return value
+
+
+def build(request, server):
+    request = fill(request, server)
+    target = request["path"]
+    pairs = []
+    for name, value in request.get("query", {}).items():
+        for one in value if isinstance(value, list) else [value]:
+            pairs.append((name, one))
+    if pairs:
+        target += "?" + urllib.parse.urlencode(pairs, quote_via=urllib.parse.quote)
+    headers = dict(request.get("headers", {}))
+    has_type = any(k.lower() == "content-type" for k in headers)
+    body = None
+    if "body" in request:
+        body = json.dumps(request["body"], separators=(",", ":"), ensure_ascii=False).encode()
+        if not has_type:
+            headers["Content-Type"] = "application/json"
+    elif "form" in request:
+        body = request["form"].encode()
+        if not has_type:
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+    elif "rawBody" in request:
+        body = request["rawBody"].encode()
+    return request["method"], target, headers, body
+
+
+def same(a, b):
+    """JSON equality where object key order matters and 10 equals 10.0 (but not true)."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b
+    if isinstance(a, dict) and isinstance(b, dict):
+        return list(a) == list(b) and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    return type(a) is type(b) and a == b
+
+
+def first_difference(expected, actual, path="$"):
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        if list(expected) != list(actual):
+            return "%s: keys %s, expected %s" % (path, list(actual), list(expected))
+        for k in expected:
+            d = first_difference(expected[k], actual[k], "%s.%s" % (path, k))
+            if d:
+                return d
+        return None
+    if isinstance(expected, list) and isinstance(actual, list):
+        if len(expected) != len(actual):
+            return "%s: %d items, expected %d" % (path, len(actual), len(expected))
+        for i, (x, y) in enumerate(zip(expected, actual)):
+            d = first_difference(x, y, "%s[%d]" % (path, i))
+            if d:
+                return d
+        return None
+    if not same(expected, actual):
+        return "%s: %s, expected %s" % (path, json.dumps(actual)[:200], json.dumps(expected)[:200])
+    return None
+
+
+class Schemas:
+    def __init__(self, spec_path):
+        self.error = None
+        try:
+            import jsonschema
+            import yaml
+        except ImportError as e:
+            self.error = "schema checks skipped (%s); run under the contract venv" % e
+            return
+        if not os.path.exists(spec_path):
+            self.error = "schema checks skipped: %s not found" % spec_path
+            return
+        with open(spec_path, encoding="utf-8") as f:
+            self.doc = yaml.safe_load(f)
+        self.jsonschema = jsonschema
+
+    def validate(self, name, instance):
+        if name not in self.doc.get("components", {}).get("schemas", {}):
+            return "no schema %r in the spec" % name
+        root = dict(self.doc)
+        root["$ref"] = "#/components/schemas/" + name
+        v = self.jsonschema.Draft202012Validator(root, format_checker=self.jsonschema.Draft202012Validator.FORMAT_CHECKER)
+        errors = sorted(v.iter_errors(instance), key=lambda e: list(e.absolute_path))
+        if errors:
+            e = errors[0]
+            return "schema %s: at %s: %s" % (name, "/".join(map(str, e.absolute_path)) or "(root)", e.message[:300])
+        return None
+
+
+def check(case, server, schemas):
+    method, target, headers, body = build(case["request"], server)
+    status, got_headers, data = server.send(method, target, headers, body)
+    expected = case["response"]
+    problems = []
+    if status != expected["status"]:
+        problems.append("status %d, expected %d" % (status, expected["status"]))
+    lowered = {}
+    for k, v in got_headers:
+        lowered.setdefault(k.lower(), []).append(v)
+    for name, value in expected.get("headers", {}).items():
+        values = lowered.get(name.lower())
+        if values is None:
+            problems.append("header %s missing, expected %r" % (name, value))
+        elif value not in values:
+            problems.append("header %s is %r, expected %r" % (name, values[0] if len(values) == 1 else values, value))
+    if expected.get("bodyEmpty") and data:
+        problems.append("body %r, expected none" % data[:200])
+    parsed = None
+    wants_json = any(k in expected for k in ("body", "bodyKeys", "schema"))
+    if wants_json:
+        try:
+            parsed = json.loads(data)
+        except ValueError:
+            problems.append("body is not JSON: %r" % data[:200])
+            wants_json = False
+    if wants_json:
+        if "body" in expected:
+            d = first_difference(expected["body"], parsed)
+            if d:
+                problems.append("body differs at " + d)
+        if "bodyKeys" in expected:
+            keys = list(parsed) if isinstance(parsed, dict) else None
+            if keys != expected["bodyKeys"]:
+                problems.append("keys %s, expected %s" % (keys, expected["bodyKeys"]))
+        if "schema" in expected and schemas.error is None:
+            d = schemas.validate(expected["schema"], parsed)
+            if d:
+                problems.append(d)
+    return problems, (method, target, status, data)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("url")
+    parser.add_argument("names", nargs="*", help="case names to run (default: all)")
+    parser.add_argument("--cases", default=os.path.join(ROOT, "fixtures", "contracts"))
+    parser.add_argument("--spec", default=os.path.join(ROOT, "openapi", "openapi.yaml"))
+    args = parser.parse_args()
+
+    server = Server(args.url)
+    schemas = Schemas(args.spec)
+    if schemas.error:
+        print("warning: " + schemas.error)
+    files = sorted(glob.glob(os.path.join(args.cases, "*.json")))
+    passed = failed = 0
+    for path in files:
+        with open(path, encoding="utf-8") as f:
+            case = json.load(f)
+        if args.names and case["name"] not in args.names:
+            continue
+        try:
+            problems, (method, target, status, data) = check(case, server, schemas)
+        except Exception as e:  # a refused connection, a failed login
+            problems, method, target, status, data = ["error: %s" % e], case["request"]["method"], case["request"]["path"], 0, b""
+        if problems:
+            failed += 1
+            print("FAIL %s: %s %s -> %d %s" % (case["name"], method, target, status, data[:300].decode("utf-8", "replace")))
+            for p in problems:
+                print("     " + p)
+        else:
+            passed += 1
+    print("contract: %d passed, %d failed" % (passed, failed))
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
