@@ -1,0 +1,14 @@
+// The server fuzzer's entry point: one binary, three targets, chosen by UNDERSTUDY_FUZZ_TARGET
+// (fault-spec, query or fixtures), so the server module is compiled once for all of them.
+import Foundation
+
+private let target = ProcessInfo.processInfo.environment["UNDERSTUDY_FUZZ_TARGET"] ?? "fault-spec"
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzServer(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    switch target {
+    case "query": fuzzQuery(data, size)
+    case "fixtures": fuzzFixtures(data, size)
+    default: fuzzFaultSpec(data, size)
+    }
+}
