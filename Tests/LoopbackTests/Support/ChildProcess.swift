@@ -76,9 +76,9 @@ final class ChildProcess {
     func firstLine(within seconds: Double) -> String? {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
-            if let line = output.split(separator: "\n", omittingEmptySubsequences: false).first, output.contains("\n") {
-                return String(line)
-            }
+            // One read: the child may be writing the line between two reads of the file.
+            let printed = output
+            if let end = printed.firstIndex(of: "\n") { return String(printed[..<end]) }
             usleep(10_000)
         }
         return nil
