@@ -7,7 +7,7 @@ struct RefreshState: Sendable {
     enum UnauthorizedAction: Equatable, Sendable {
         /// The request carried an older token: retry with this one, no refresh.
         case retry(Credential)
-        /// Nobody is refreshing: the caller must refresh with this pair, then report back.
+        /// Nobody is refreshing: the owner must start a refresh with this pair, and the caller waits for it.
         case startRefresh(TokenPair)
         /// A refresh is under way: wait for it.
         case wait
@@ -70,7 +70,8 @@ struct RefreshState: Sendable {
             return .fail("the token refresh already failed")
         case .idle, .failed:
             guard canRefresh, let tokens, tokens.refreshToken != nil else { return .fail("no refresh token") }
-            phase = .refreshing(waiters: [])
+            // The caller that starts the refresh waits for it like everyone else.
+            phase = .refreshing(waiters: [waiter])
             return .startRefresh(tokens)
         }
     }
@@ -93,10 +94,11 @@ struct RefreshState: Sendable {
         return .resume(waiters, credential)
     }
 
-    /// The refresh failed; every waiter fails with it.
-    mutating func refreshFailed() -> FinishAction {
+    /// The refresh failed; every waiter fails with it. A `sticky` failure (the server rejected the refresh
+    /// token) also fails later 401s for these tokens at once; otherwise the next 401 may refresh again.
+    mutating func refreshFailed(sticky: Bool = true) -> FinishAction {
         let waiters = currentWaiters
-        phase = .failed(version: version)
+        phase = sticky ? .failed(version: version) : .idle
         return .fail(waiters)
     }
 

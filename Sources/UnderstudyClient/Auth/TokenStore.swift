@@ -1,8 +1,11 @@
 /// Holds the tokens in memory and refreshes them single-flight.
 ///
 /// However many requests get 401 at once, exactly one refresh runs and the rest wait for it; a request sent with
-/// an older token is retried with the current one without refreshing; a failed refresh fails every waiter, and
-/// further 401s for the same token fail at once until new tokens arrive (``setTokens(_:)``), so nothing loops.
+/// an older token is retried with the current one without refreshing; a failed refresh fails every waiter. When the
+/// server rejected the refresh token, further 401s for the same token fail at once until new tokens arrive
+/// (``setTokens(_:)``), so nothing loops; when the refresh did not get through (offline, timeout, 5xx), waiters get
+/// that failure instead of `.unauthorized` and the next 401 may try again. The refresh runs on a task of the
+/// store's own, so cancelling whichever request started it affects only that request.
 ///
 /// ```swift
 /// let store = TokenStore(refresher: TokenStore.dummyJSONRefresher())
@@ -42,7 +45,7 @@ public actor TokenStore: AuthProvider {
         }
     }
 
-    /// How many callers are waiting on a refresh in flight (the one running it not included).
+    /// How many callers are waiting on a refresh in flight, the one that started it included.
     var waiterCount: Int { waiters.count }
 
     /// Replaces the tokens (after a login) or clears them (nil, after a logout), and saves them.
@@ -71,12 +74,15 @@ public actor TokenStore: AuthProvider {
         case .wait:
             return try await wait(as: waiter)
         case .startRefresh(let tokens):
-            return try await refresh(tokens, using: client)
+            // The refresh runs in a task of the store's own, not the caller's: cancelling the request that
+            // happened to start it must not fail (or cancel) the refresh every other request is waiting on.
+            refreshCount += 1
+            Task { await self.refresh(tokens, using: client) }
+            return try await wait(as: waiter)
         }
     }
 
-    private func refresh(_ tokens: TokenPair, using client: APIClient) async throws(APIError) -> Credential {
-        refreshCount += 1
+    private func refresh(_ tokens: TokenPair, using client: APIClient) async {
         let result: Result<TokenPair, APIError>
         do {
             guard let refresher else { throw APIError(.unauthorized, underlying: "no refresher") }
@@ -90,24 +96,49 @@ public actor TokenStore: AuthProvider {
             let action = state.refreshSucceeded(pair)
             lastFailure = nil
             try? await storage.save(pair)
-            return try perform(action, cause: nil)
+            perform(action, cause: nil)
         case .failure(let error):
-            lastFailure = error.description
-            return try perform(state.refreshFailed(), cause: error)
+            let rejected = Self.isRejection(error)
+            if rejected { lastFailure = error.description }
+            perform(state.refreshFailed(sticky: rejected), cause: error)
         }
     }
 
-    private func perform(_ action: RefreshState.FinishAction, cause: APIError?) throws(APIError) -> Credential {
+    /// Whether the server turned the refresh token down, as opposed to the refresh not getting through: only a
+    /// rejection makes the failure stick, so a timeout or a 503 on the refresh can be tried again later.
+    static func isRejection(_ error: APIError) -> Bool {
+        switch error.kind {
+        case .unauthorized: true
+        case .httpStatus: error.status.map { [400, 401, 403].contains($0) } ?? false
+        default: false
+        }
+    }
+
+    private func perform(_ action: RefreshState.FinishAction, cause: APIError?) {
         switch action {
         case .resume(let ids, let credential):
             for id in ids { waiters.removeValue(forKey: id)?.resume(returning: credential) }
-            return credential
         case .fail(let ids):
-            var error = APIError(.unauthorized, underlying: "token refresh failed")
-            if let cause { error.underlying = "token refresh failed: \(cause.description)" }
+            let error = Self.waiterError(cause: cause)
             for id in ids { waiters.removeValue(forKey: id)?.resume(throwing: error) }
-            throw error
         }
+    }
+
+    /// What waiters see when the refresh fails: `.unauthorized` when the server rejected the refresh token, and
+    /// the refresh's own failure (no connection, timed out, server error…) when it did not get through, so an app
+    /// does not sign its user out over a dropped connection.
+    static func waiterError(cause: APIError?) -> APIError {
+        guard let cause else { return APIError(.unauthorized, underlying: "token refresh failed") }
+        guard !isRejection(cause) else {
+            return APIError(.unauthorized, underlying: "token refresh failed: \(cause.description)")
+        }
+        // Described as the waiting request's failure: its own method, URL and attempts are tagged on later.
+        var error = cause
+        error.underlying = "token refresh failed: \(cause.description)"
+        error.method = nil
+        error.url = nil
+        error.attempts = 0
+        return error
     }
 
     private func wait(as waiter: Int) async throws(APIError) -> Credential {

@@ -67,8 +67,12 @@ extension APIClient {
                     _ = try await auth.refreshedCredential(after: credential, using: self)
                     continue
                 } catch {
+                    // A refresh that did not get through (cancelled, offline, 5xx) is reported as what it was;
+                    // only a rejected one leaves the request unauthorized.
+                    guard error.kind == .unauthorized else {
+                        throw error.tagged(method: method, url: base.url, attempts: attempts)
+                    }
                     var final = tagged
-                    if error.kind == .cancelled { throw error.tagged(method: method, url: base.url, attempts: attempts) }
                     final.underlying = error.underlying ?? error.description
                     throw final
                 }

@@ -5,7 +5,10 @@ import Foundation
 /// Bounded attempts, exponential backoff with full jitter and a cap, and the server's `Retry-After` honoured up
 /// to a clamp. The decisions themselves are made by ``RetryState``; this type only holds the settings.
 public struct RetryPolicy: Sendable {
-    /// Total sends allowed, the first included; 1 disables retrying. Default 3.
+    /// Total sends allowed for transient failures, the first included; 1 disables retrying. Default 3.
+    ///
+    /// The one resend after a token refresh is not counted here: it is a different failure with its own bound
+    /// (one per request), so a 401 followed by 503s can make `maximumAttempts + 1` sends in all.
     public var maximumAttempts: Int
     /// The backoff ceiling before the first retry; it doubles per retry. Default 0.5 s.
     public var baseDelay: Duration

@@ -11,12 +11,14 @@ final class StreamSink: TaskEventSink {
     private let state: Mutex<ByteStreamState<Head>>
     private let body: AsyncThrowingStream<Data, any Error>.Continuation
     private let onSent: (@Sendable (Int64, Int64) -> Void)?
+    private let onReceive: (@Sendable () -> Void)?
 
     init(head: Head, body: AsyncThrowingStream<Data, any Error>.Continuation,
-         onSent: (@Sendable (Int64, Int64) -> Void)? = nil) {
+         onSent: (@Sendable (Int64, Int64) -> Void)? = nil, onReceive: (@Sendable () -> Void)? = nil) {
         self.state = Mutex(ByteStreamState(head: head))
         self.body = body
         self.onSent = onSent
+        self.onReceive = onReceive
     }
 
     func receive(_ response: URLResponse, task: URLSessionTask) {
@@ -24,6 +26,7 @@ final class StreamSink: TaskEventSink {
     }
 
     func receive(_ data: Data, task: URLSessionTask) {
+        onReceive?()
         perform(state.withLock { $0.receive(data) }, task: task)
     }
 

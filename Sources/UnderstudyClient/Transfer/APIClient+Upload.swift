@@ -6,18 +6,26 @@ import FoundationNetworking
 extension APIClient {
     /// Uploads a body to an endpoint and decodes its reply, reporting bytes sent as progress.
     ///
-    /// The source replaces the endpoint's own ``Endpoint/body``; the endpoint's `Content-Type` header (or the
-    /// body's) still applies. Uploads are not retried.
+    /// The source replaces the endpoint's own ``Endpoint/body``. The `Content-Type` is `contentType` when given,
+    /// else the endpoint's header (or its body's), else `application/octet-stream`: without one, libcurl would
+    /// label the bytes `application/x-www-form-urlencoded`. Uploads are not retried.
     ///
     /// - Parameters:
     ///   - endpoint: Where to send, usually POST or PUT.
     ///   - source: The bytes or file to send.
+    ///   - contentType: The body's media type, e.g. `application/json`.
     /// - Returns: The transfer, already started; its value is the decoded reply.
-    public func upload<E: Endpoint>(_ endpoint: E, from source: UploadSource) -> Transfer<E.Response> {
+    public func upload<E: Endpoint>(_ endpoint: E, from source: UploadSource,
+                                    contentType: String? = nil) -> Transfer<E.Response> {
         let (progress, reporter) = AsyncStream<TransferProgress>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let built = Result { () throws(APIError) -> URLRequest in
             var request = try endpoint.makeRequest(baseURL: baseURL, encoder: configuration.encoder)
             request.httpBody = nil
+            if let contentType {
+                request.setValue(contentType, forHTTPHeaderField: "Content-Type")
+            } else if request.value(forHTTPHeaderField: "Content-Type") == nil {
+                request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
+            }
             return request
         }
         let decoder = configuration.decoder

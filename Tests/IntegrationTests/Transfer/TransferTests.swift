@@ -53,9 +53,8 @@ import UnderstudyClient
             let body = try JSONEncoder().encode(draft)
             try body.write(to: source)
 
-            let endpoint = APIRequest<ProductUpdate>(path: "products/add", method: .post,
-                                                     headers: ["Content-Type": "application/json"])
-            let transfer = h.client.upload(endpoint, from: .file(source))
+            let endpoint = APIRequest<ProductUpdate>(path: "products/add", method: .post)
+            let transfer = h.client.upload(endpoint, from: .file(source), contentType: "application/json")
             let created = try await transfer.value()
             var last: TransferProgress?
             for await step in transfer.progress { last = step }

@@ -19,7 +19,12 @@ private actor Gate {
     }
 }
 
-private struct RefreshRejected: Error {}
+/// What DummyJSON answers a bad refresh token with.
+private let refreshRejected: APIError = {
+    var error = APIError(.httpStatus, underlying: "Invalid refresh token")
+    error.status = 403
+    return error
+}()
 
 @Suite struct TokenStoreTests {
     private let client = APIClient(baseURL: URL(fileURLWithPath: "/"))
@@ -38,8 +43,8 @@ private struct RefreshRejected: Error {}
                     }
                 }
             }
-            // Everyone but the refresher itself must be queued before the refresh may finish.
-            while await store.waiterCount < count - 1 { await Task.yield() }
+            // Everyone, the caller that started the refresh included, is queued before the refresh may finish.
+            while await store.waiterCount < count { await Task.yield() }
             await gate.release()
             var results: [Result<Credential, APIError>] = []
             for await result in group { results.append(result) }
@@ -67,7 +72,7 @@ private struct RefreshRejected: Error {}
         let gate = Gate()
         let store = TokenStore { _, _ in
             await gate.wait()
-            throw RefreshRejected()
+            throw refreshRejected
         }
         await store.setTokens(first)
         let stale = await store.currentCredential()
@@ -83,8 +88,51 @@ private struct RefreshRejected: Error {}
         #expect(await store.currentCredential() == Credential(token: "a2", version: 2))
     }
 
+    @Test func aRefreshThatDoesNotGetThroughIsNotSticky() async throws {
+        let gate = Gate()
+        let store = TokenStore { _, _ in
+            await gate.wait()
+            throw APIError(.noConnection, underlying: "connection refused")
+        }
+        await store.setTokens(first)
+        let stale = await store.currentCredential()
+        let results = await refreshConcurrently(store, count: 4, gate: gate)
+        // Waiters see why the refresh failed, not a sign-out.
+        #expect(results.allSatisfy { if case .failure(let error) = $0 { error.kind == .noConnection } else { false } })
+        // The next 401 for the same token may try again.
+        let again = await #expect(throws: APIError.self) { try await store.refreshedCredential(after: stale, using: client) }
+        #expect(again?.kind == .noConnection)
+        #expect(await store.refreshCount == 2)
+    }
+
+    @Test func cancellingTheRequestThatStartedTheRefreshFailsOnlyThatRequest() async throws {
+        let gate = Gate()
+        let second = second
+        let store = TokenStore { _, _ in
+            await gate.wait()
+            return second
+        }
+        await store.setTokens(first)
+        let rejected = await store.currentCredential()
+        let leader = Task { [client] () async throws(APIError) -> Credential in
+            try await store.refreshedCredential(after: rejected, using: client)
+        }
+        while await store.refreshCount == 0 { await Task.yield() }
+        let follower = Task { [client] () async throws(APIError) -> Credential in
+            try await store.refreshedCredential(after: rejected, using: client)
+        }
+        while await store.waiterCount < 2 { await Task.yield() }
+        leader.cancel()
+        let cancelled = await leader.result
+        #expect(throws: APIError.self) { try cancelled.get() }
+        await gate.release()
+        #expect(try await follower.value == Credential(token: "a2", version: 2))
+        #expect(await store.refreshCount == 1)
+        #expect(await store.tokens == second)
+    }
+
     @Test func a401ForAnOlderTokenRetriesWithTheCurrentOneWithoutRefreshing() async throws {
-        let store = TokenStore { _, _ in throw RefreshRejected() }
+        let store = TokenStore { _, _ in throw refreshRejected }
         await store.setTokens(first)
         let old = await store.currentCredential()
         await store.setTokens(second)
@@ -127,9 +175,19 @@ private struct RefreshRejected: Error {}
         let cancelled = state.cancel(waiter: 2)
         #expect(cancelled)
         let action = state.refreshSucceeded(TokenPair(accessToken: "b", refreshToken: "r2"))
-        #expect(action == .resume([1], Credential(token: "b", version: 1)))
+        #expect(action == .resume([0, 1], Credential(token: "b", version: 1)))
         let stale = state.unauthorized(rejected: sent, waiter: 3, canRefresh: true)
         #expect(stale == .retry(Credential(token: "b", version: 1)))
+    }
+
+    @Test func onlyARejectedRefreshSticks() {
+        var state = RefreshState(tokens: TokenPair(accessToken: "a", refreshToken: "r"))
+        let sent = state.credential
+        _ = state.unauthorized(rejected: sent, waiter: 0, canRefresh: true)
+        #expect(state.refreshFailed(sticky: false) == .fail([0]))
+        #expect(state.unauthorized(rejected: sent, waiter: 1, canRefresh: true) == .startRefresh(TokenPair(accessToken: "a", refreshToken: "r")))
+        #expect(state.refreshFailed(sticky: true) == .fail([1]))
+        #expect(state.unauthorized(rejected: sent, waiter: 2, canRefresh: true) == .fail("the token refresh already failed"))
     }
 
     @Test func emptyAccessTokenIsNoCredential() {

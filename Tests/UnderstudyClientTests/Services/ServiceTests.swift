@@ -11,11 +11,21 @@ import Testing
     @Test func listSendsTheQuery() async throws {
         let host = StubHost([.json(#"{"products":[],"total":0,"skip":5,"limit":0}"#)])
         let service = LiveProductService(client: Fixtures.client(host))
-        let page = try await service.list(limit: 10, skip: 5, select: ["title", "price"], sortBy: "price", order: .desc)
+        let page = try await service.list(limit: 10, skip: 5, sortBy: "price", order: .desc)
         #expect(page.skip == 5)
         let url = try #require(host.requests.first?.url)
         #expect(url.path == "/products")
-        #expect(url.query == "limit=10&skip=5&select=title,price&sortBy=price&order=desc")
+        #expect(url.query == "limit=10&skip=5&sortBy=price&order=desc")
+    }
+
+    @Test func selectDecodesTheTrimmedProducts() async throws {
+        struct Price: Decodable, Sendable { let id: Int; let title: String; let price: Double }
+        let host = StubHost([.json(#"{"products":[{"id":1,"title":"Lamp","price":9.5}],"total":194,"skip":0,"limit":1}"#)])
+        let client = Fixtures.client(host)
+        let page = try await client.send(ProductEndpoints.list(selecting: ["title", "price"], as: Price.self, limit: 1))
+        #expect(page.products.map(\.price) == [9.5])
+        #expect(page.total == 194)
+        #expect(host.requests.first?.url?.query == "limit=1&select=title,price")
     }
 
     @Test func searchEscapesTheQuery() async throws {

@@ -35,6 +35,30 @@ import Testing
         #expect(host.requests[1].header("Last-Event-ID") == nil)
     }
 
+    @Test func aResumedIDIsSentUntilTheStreamClearsIt() async throws {
+        let host = StubHost([.eventStream(["data: a\n\n"]), .eventStream(["id:\ndata: b\n\n"]), .status(204)])
+        let client = Fixtures.client(host)
+        var options = EventSource.Options()
+        options.lastEventID = "41"
+        var count = 0
+        for try await _ in client.events(endpoint, options: options) { count += 1 }
+        #expect(count == 2)
+        #expect(host.requests.map { $0.header("Last-Event-ID") } == ["41", "41", nil])
+    }
+
+    @Test func a401HeadRefreshesTheTokenOnceAndReconnects() async throws {
+        let host = StubHost([.message("Token Expired!", status: 401), .eventStream(["data: a\n\n"]), .status(204)])
+        let store = TokenStore { _, _ in TokenPair(accessToken: "a2", refreshToken: "r2") }
+        await store.setTokens(TokenPair(accessToken: "a1", refreshToken: "r1"))
+        let client = Fixtures.client(host, auth: store)
+        let secured = APIRequest<EmptyResponse>(path: "stream", requiresAuthentication: true)
+        var received: [String] = []
+        for try await event in client.events(secured) { received.append(event.data) }
+        #expect(received == ["a"])
+        #expect(host.requests.map { $0.header("Authorization") } == ["Bearer a1", "Bearer a2", "Bearer a2"])
+        #expect(await store.refreshCount == 1)
+    }
+
     @Test func clientErrorStatusEndsTheStream() async throws {
         let host = StubHost([.status(503), .message("gone", status: 404)])
         let client = Fixtures.client(host)

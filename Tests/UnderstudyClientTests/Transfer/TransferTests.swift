@@ -71,6 +71,8 @@ import Testing
         let client = Fixtures.client(host)
         let item = try await client.upload(APIRequest<Item>(path: "uploads", method: .put), from: .file(source)).value()
         #expect(item.id == 8)
+        // Labelled as bytes, not as the form libcurl would otherwise assume.
+        #expect(host.requests.first?.header("Content-Type") == "application/octet-stream")
     }
 
     @Test func cancellingAnUploadThrowsCancelled() async throws {

@@ -8,8 +8,8 @@ public struct LiveProductService: ProductService {
         self.client = client
     }
 
-    public func list(limit: Int?, skip: Int?, select: [String], sortBy: String?, order: SortOrder?) async throws(APIError) -> ProductList {
-        try await client.send(ProductEndpoints.list(limit: limit, skip: skip, select: select, sortBy: sortBy, order: order))
+    public func list(limit: Int?, skip: Int?, sortBy: String?, order: SortOrder?) async throws(APIError) -> ProductList {
+        try await client.send(ProductEndpoints.list(limit: limit, skip: skip, sortBy: sortBy, order: order))
     }
 
     public func product(id: Int) async throws(APIError) -> Product {

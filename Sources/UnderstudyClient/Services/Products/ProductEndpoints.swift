@@ -2,10 +2,22 @@ import Foundation
 
 /// DummyJSON's product and category endpoints, as request values.
 public enum ProductEndpoints {
-    /// `GET /products` with paging, field selection and sorting.
-    public static func list(limit: Int? = nil, skip: Int? = nil, select: [String] = [], sortBy: String? = nil,
+    /// `GET /products` with paging and sorting.
+    public static func list(limit: Int? = nil, skip: Int? = nil, sortBy: String? = nil,
                             order: SortOrder? = nil) -> APIRequest<ProductList> {
-        APIRequest(path: "products", queryItems: listQuery(limit: limit, skip: skip, select: select,
+        APIRequest(path: "products", queryItems: listQuery(limit: limit, skip: skip, sortBy: sortBy, order: order))
+    }
+
+    /// `GET /products?select=…`: only `id` and the selected keys, decoded as `Item`.
+    ///
+    /// - Parameters:
+    ///   - fields: The top-level keys to keep; the server always adds `id`.
+    ///   - type: A type with those fields (the full ``Product`` would not decode).
+    public static func list<Item: Decodable & Sendable>(
+        selecting fields: [String], as type: Item.Type, limit: Int? = nil, skip: Int? = nil,
+        sortBy: String? = nil, order: SortOrder? = nil
+    ) -> APIRequest<SelectedProductList<Item>> {
+        APIRequest(path: "products", queryItems: listQuery(limit: limit, skip: skip, select: fields,
                                                              sortBy: sortBy, order: order))
     }
 

@@ -1,7 +1,7 @@
 /// DummyJSON's products and categories, as a protocol so views and tests can swap in a fake.
 public protocol ProductService: Sendable {
-    /// A page of products.
-    func list(limit: Int?, skip: Int?, select: [String], sortBy: String?, order: SortOrder?) async throws(APIError) -> ProductList
+    /// A page of products (for `select`, send ``ProductEndpoints/list(selecting:as:limit:skip:sortBy:order:)``).
+    func list(limit: Int?, skip: Int?, sortBy: String?, order: SortOrder?) async throws(APIError) -> ProductList
     /// One product; ``APIError/Kind/httpStatus`` 404 when unknown.
     func product(id: Int) async throws(APIError) -> Product
     /// Products whose title or description contains `query`.
@@ -23,7 +23,7 @@ public protocol ProductService: Sendable {
 extension ProductService {
     /// The first page with the server's defaults (30 products).
     public func list() async throws(APIError) -> ProductList {
-        try await list(limit: nil, skip: nil, select: [], sortBy: nil, order: nil)
+        try await list(limit: nil, skip: nil, sortBy: nil, order: nil)
     }
 
     /// Every product, page by page.
@@ -35,7 +35,7 @@ extension ProductService {
     /// - Returns: A paginator; nothing is fetched until it is iterated.
     public func pages(pageSize: Int = 30, sortBy: String? = nil, order: SortOrder? = nil) -> Paginator<ProductList> {
         Paginator(pageSize: pageSize) { skip, limit throws(APIError) in
-            try await list(limit: limit, skip: skip, select: [], sortBy: sortBy, order: order)
+            try await list(limit: limit, skip: skip, sortBy: sortBy, order: order)
         }
     }
 }

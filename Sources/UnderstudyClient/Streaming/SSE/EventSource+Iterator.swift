@@ -14,10 +14,11 @@ extension EventSource {
             var bytes: ByteStream.Iterator
             let watchdog: IdleWatchdog
 
-            init(_ streamed: StreamedResponse, idleTimeout: Duration) {
+            init(_ streamed: StreamedResponse, watchdog: IdleWatchdog) {
                 self.streamed = streamed
                 self.bytes = streamed.bytes.makeAsyncIterator()
-                self.watchdog = IdleWatchdog(timeout: idleTimeout) { [streamed] in streamed.cancel() }
+                self.watchdog = watchdog
+                watchdog.start { [streamed] in streamed.cancel() }
             }
 
             deinit {
@@ -27,7 +28,7 @@ extension EventSource {
         }
 
         private let source: EventSource
-        private var parser = SSEParser()
+        private var parser: SSEParser
         private var reconnect: ReconnectState
         private var pending: [ServerSentEvent] = []
         private var connection: Connection?
@@ -37,6 +38,8 @@ extension EventSource {
 
         init(source: EventSource) {
             self.source = source
+            // The ID to resume from until the stream sends one; an `id:` with an empty value clears it.
+            self.parser = SSEParser(lastEventID: source.options.lastEventID)
             self.reconnect = ReconnectState(baseDelay: source.options.reconnectDelay,
                                             maximumDelay: source.options.maximumReconnectDelay,
                                             maximumFailures: source.options.maximumFailures)
@@ -66,7 +69,6 @@ extension EventSource {
                     try end(.endOfStream)
                     continue
                 }
-                connection.watchdog.touch()
                 let before = parser.reconnectionTime
                 let events = parser.consume(chunk)
                 if let time = parser.reconnectionTime, time != before { reconnect.retryChanged(to: time) }
@@ -91,11 +93,17 @@ extension EventSource {
             request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
             request.setValue("no-cache", forHTTPHeaderField: "Cache-Control")
             request.cachePolicy = .reloadIgnoringLocalCacheData
-            let lastID = parser.lastEventID.isEmpty ? source.options.lastEventID : parser.lastEventID
-            request.setValue(lastID.isEmpty ? nil : lastID, forHTTPHeaderField: "Last-Event-ID")
+            request.setValue(parser.lastEventID.isEmpty ? nil : parser.lastEventID, forHTTPHeaderField: "Last-Event-ID")
+            // URLSession's inactivity timer (whole seconds on Linux) must not cut the stream before the
+            // watchdog's own, finer limit does; it still bounds the wait for the response head.
+            let idleSeconds = Double(source.options.idleTimeout.components.seconds)
+                + Double(source.options.idleTimeout.components.attoseconds) / 1e18
+            request.timeoutInterval = Swift.max(request.timeoutInterval, idleSeconds.rounded(.up) + 1)
+            let watchdog = IdleWatchdog(timeout: source.options.idleTimeout)
             let streamed: StreamedResponse
             do {
-                streamed = try await source.client.stream(request, authenticated: source.authenticated)
+                streamed = try await source.client.stream(request, authenticated: source.authenticated,
+                                                          onReceive: { watchdog.touch() })
             } catch {
                 if error.kind == .cancelled { _ = try stop(throwing: error) }
                 return try end(.failed(error))
@@ -111,7 +119,7 @@ extension EventSource {
                 error.status = streamed.response.statusCode
                 return try end(.failed(error))
             }
-            connection = Connection(streamed, idleTimeout: source.options.idleTimeout)
+            connection = Connection(streamed, watchdog: watchdog)
             delivered = false
         }
 

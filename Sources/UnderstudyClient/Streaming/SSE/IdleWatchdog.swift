@@ -5,7 +5,8 @@ import Synchronization
 /// A timer of its own rather than URLSession's request timeout alone: the limit belongs to this stream (not the
 /// session-wide timeout ordinary calls share), it is not rounded to FoundationNetworking's whole seconds, and a
 /// silent-but-open connection is reported as a lost connection the reconnect logic understands.
-/// Activity (any bytes, heartbeat comments included) is recorded with ``touch()``; the deadline moves with it.
+/// Activity (any bytes, heartbeat comments included) is recorded with ``touch()`` as the bytes arrive from the
+/// session, not as the consumer reads them, so a slow consumer never makes a healthy stream look idle.
 final class IdleWatchdog: Sendable {
     private struct State {
         var lastActivity: ContinuousClock.Instant
@@ -20,8 +21,17 @@ final class IdleWatchdog: Sendable {
     private let shared = Shared()
     private let task: Mutex<Task<Void, Never>?> = Mutex(nil)
 
+    private let timeout: Duration
+
+    /// Creates a watchdog that does not watch yet; activity recorded before ``start(onIdle:)`` counts.
+    init(timeout: Duration) {
+        self.timeout = timeout
+    }
+
     /// Starts watching; `onIdle` runs once, on a background task, if the timeout passes without activity.
-    init(timeout: Duration, onIdle: @escaping @Sendable () -> Void) {
+    func start(onIdle: @escaping @Sendable () -> Void) {
+        let timeout = timeout
+        touch()
         let watcher = Task { [shared] in
             while !Task.isCancelled {
                 let deadline = shared.state.withLock { $0.lastActivity } + timeout

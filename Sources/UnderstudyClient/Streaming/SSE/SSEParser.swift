@@ -29,7 +29,12 @@ public struct SSEParser: Sendable {
     private var bomMatched: Int? = 0
 
     /// Creates a parser at the start of a stream.
-    public init() {}
+    ///
+    /// - Parameter lastEventID: The ID a stream seen earlier left off at, kept until the stream sends an `id:`.
+    public init(lastEventID: String = "") {
+        self.lastEventID = lastEventID
+        self.lastEventIDBuffer = lastEventID
+    }
 
     /// Parses the next chunk of the stream.
     ///
