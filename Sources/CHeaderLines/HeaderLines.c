@@ -4,11 +4,18 @@
 // directly, byte for byte what `vsnprintf` would produce; every other format goes to libevent's
 // `evbuffer_add_vprintf` unchanged. libevent calls the function through its PLT, so on ELF platforms this
 // definition is the one it reaches.
+//
+// The same hook makes evhttp's own error pages JSON. When evhttp refuses a request before any callback runs
+// (a body over the limit, a header flood, a request line it cannot parse, a method it does not take) it sends
+// a fixed HTML page labelled `text/html`, which no API client can decode. Here the page's format is recognised
+// and `{"message": …}` written instead, and the bare `text/html` label evhttp gives that page (Understudy itself
+// never sends one) becomes `application/json; charset=utf-8`; Content-Length is counted afterwards.
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <string.h>
+#include <strings.h>
 #include <event2/buffer.h>
 #include "CHeaderLines.h"
 
@@ -36,6 +43,9 @@ static int add_header_line(struct evbuffer *buffer, va_list arguments) {
     const char *name = va_arg(arguments, const char *);
     const char *value = va_arg(arguments, const char *);
     if (name == NULL || value == NULL) return not_taken;
+    if (strcmp(value, "text/html") == 0 && strcasecmp(name, "Content-Type") == 0) {
+        value = "application/json; charset=utf-8";
+    }
     size_t name_length = strlen(name), value_length = strlen(value);
     size_t total = name_length + value_length + 4;
     if (total > line_capacity) return not_taken;
@@ -76,6 +86,42 @@ static int add_status_line(struct evbuffer *buffer, va_list arguments) {
     return evbuffer_add(buffer, line, length) == 0 ? (int)length : -1;
 }
 
+/// libevent 2.1's `evhttp_send_error` page; its arguments are the status, the reason and the reason again.
+static const char error_page_format[] =
+    "<HTML><HEAD>\n<TITLE>%d %s</TITLE>\n</HEAD><BODY>\n<H1>%s</H1>\n</BODY></HTML>\n";
+
+/// What evhttp's refusals mean, said the way Understudy's own errors say it.
+static const char *error_message(int status, const char *reason) {
+    switch (status) {
+    case 400: return "Bad request: the request line or headers could not be parsed, or the headers are over the size limit";
+    case 413: return "Request body too large: it is over the server's body size limit";
+    case 501: return "Method not implemented: Understudy serves GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS and TRACE";
+    case 505: return "HTTP version not supported: Understudy speaks HTTP/1.0 and HTTP/1.1";
+    default: return reason;
+    }
+}
+
+/// Writes `{"message":"…"}` for an error page. Returns the bytes added, or -1 on failure.
+static int add_error_body(struct evbuffer *buffer, va_list arguments) {
+    int status = va_arg(arguments, int);
+    const char *reason = va_arg(arguments, const char *);
+    const char *message = error_message(status, reason != NULL ? reason : "Error");
+    char body[line_capacity];
+    size_t length = 0;
+    static const char prefix[] = "{\"message\":\"";
+    memcpy(body, prefix, sizeof prefix - 1);
+    length = sizeof prefix - 1;
+    for (const char *c = message; *c != '\0' && length < sizeof body - 4; c++) {
+        unsigned char byte = (unsigned char)*c;
+        if (byte < 0x20) continue;
+        if (byte == '"' || byte == '\\') body[length++] = '\\';
+        body[length++] = (char)byte;
+    }
+    body[length++] = '"';
+    body[length++] = '}';
+    return evbuffer_add(buffer, body, length) == 0 ? (int)length : -1;
+}
+
 int evbuffer_add_printf(struct evbuffer *buffer, const char *format, ...) {
     va_list arguments;
     int result = not_taken;
@@ -85,6 +131,8 @@ int evbuffer_add_printf(struct evbuffer *buffer, const char *format, ...) {
             result = add_header_line(buffer, arguments);
         } else if (strcmp(format, "HTTP/%d.%d %d %s\r\n") == 0) {
             result = add_status_line(buffer, arguments);
+        } else if (strcmp(format, error_page_format) == 0) {
+            result = add_error_body(buffer, arguments);
         }
         va_end(arguments);
     }

@@ -30,10 +30,6 @@ extension EventLoop {
         let asksForFault = incoming.headers[EventLoop.faultHeader] != nil || incoming.query["_fault"] != nil
         if asksForFault, let refusal = remoteControl.refusal(for: incoming, admin: false) {
             plan = ReplyPlan(response: refusal.response, incoming: incoming, startedAt: startedAt, arrivedAt: configuration.clock())
-        } else if incoming.body.count > configuration.maximumBodySize {
-            plan = ReplyPlan(response: .message(
-                "Request body is \(incoming.body.count) bytes; the limit is \(configuration.maximumBodySize) bytes",
-                status: 413), incoming: incoming, startedAt: startedAt, arrivedAt: configuration.clock())
         } else {
             plan = self.plan(for: incoming, startedAt: startedAt)
         }

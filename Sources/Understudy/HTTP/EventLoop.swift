@@ -69,10 +69,6 @@ final class EventLoop: @unchecked Sendable {
         understudy_header_lines_active() != 0
     }
 
-    /// Largest body evhttp itself will read before refusing; bodies between the configured limit and this get a
-    /// JSON 413 from Understudy (evhttp 2.1 has no hook to answer earlier).
-    static let evhttpBodyCeiling = 16 << 20
-
     init(configuration: UnderstudyServer.Configuration, faults: FaultController, journal: Journal) throws(ServerError) {
         _ = EventLoop.processSetUp
         self.configuration = configuration
@@ -113,7 +109,11 @@ final class EventLoop: @unchecked Sendable {
             | EVHTTP_REQ_PATCH.rawValue | EVHTTP_REQ_TRACE.rawValue
         evhttp_set_allowed_methods(http, UInt16(methods))
         evhttp_set_max_headers_size(http, Int(configuration.maximumHeaderSize))
-        evhttp_set_max_body_size(http, Int(max(EventLoop.evhttpBodyCeiling, configuration.maximumBodySize)))
+        // evhttp refuses a body over the limit as soon as its Content-Length (or a chunk size) says so, before
+        // buffering it, with a JSON 413 (CHeaderLines). Lingering close reads and drops the rest of the body
+        // first, so the client gets to read the 413 instead of a reset.
+        evhttp_set_max_body_size(http, Int(configuration.maximumBodySize))
+        evhttp_set_flags(http, EVHTTP_SERVER_LINGERING_CLOSE)
         evhttp_set_timeout(http, Int32(configuration.idleTimeoutSeconds))
         evhttp_set_gencb(http, { request, argument in
             guard let request, let argument else { return }

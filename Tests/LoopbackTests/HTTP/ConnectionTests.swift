@@ -60,8 +60,40 @@ import Understudy
             let body = Data(repeating: UInt8(ascii: "a"), count: (1 << 20) + 10)
             let reply = try await client.send("POST", "/products/add", headers: ["Content-Type": "application/json"], body: body)
             #expect(reply.status == 413)
-            #expect(reply.message?.contains("limit is 1048576 bytes") == true)
+            #expect(reply.header("Content-Type") == "application/json; charset=utf-8")
+            #expect(reply.message == "Request body too large: it is over the server's body size limit")
             #expect(try await client.send("/ping").status == 200)
+        }
+    }
+
+    /// The 413 comes from the Content-Length alone: the body is read and dropped, never held, however large.
+    @Test func aHugeBodyIsRefusedWithoutBeingHeld() async throws {
+        try await withServer { server, client in
+            let connection = try RawHTTPConnection(port: server.port)
+            let size = 20 << 20
+            connection.write("POST /products/add HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                + "Content-Length: \(size)\r\n\r\n")
+            connection.write([UInt8](repeating: UInt8(ascii: " "), count: size))
+            let response = try #require(connection.readResponse())
+            #expect(response.status == 413)
+            #expect(response.header("Content-Type") == "application/json; charset=utf-8")
+            let body = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: String]
+            #expect(body?["message"]?.hasPrefix("Request body too large") == true)
+            #expect(try await client.send("/ping").status == 200)
+        }
+    }
+
+    @Test func evhttpsOwnRefusalsAreJSON() async throws {
+        try await withServer { server, _ in
+            for request in ["PROPFIND /products/1 HTTP/1.1\r\nHost: x\r\n\r\n", "GARBAGE\r\n\r\n"] {
+                let connection = try RawHTTPConnection(port: server.port)
+                connection.write(request)
+                let response = try #require(connection.readResponse(), "no reply to \(request)")
+                #expect([400, 501].contains(response.status))
+                #expect(response.header("Content-Type") == "application/json; charset=utf-8")
+                let body = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: String]
+                #expect(body?["message"]?.isEmpty == false, "\(request): \(String(decoding: response.body, as: UTF8.self))")
+            }
         }
     }
 
@@ -71,7 +103,9 @@ import Understudy
             let huge = String(repeating: "x", count: 70_000)
             connection.write("GET /products/1 HTTP/1.1\r\nHost: localhost\r\nX-Big: \(huge)\r\n\r\n")
             let answer = String(decoding: connection.readToEnd(), as: UTF8.self)
-            #expect(!answer.hasPrefix("HTTP/1.1 200"))
+            #expect(answer.hasPrefix("HTTP/1.1 400 "), "\(answer.prefix(200))")
+            #expect(answer.contains("Content-Type: application/json; charset=utf-8\r\n"))
+            #expect(answer.hasSuffix(#"or the headers are over the size limit"}"#))
             #expect(try await client.send("/products/1").status == 200)
         }
     }
