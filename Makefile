@@ -7,7 +7,7 @@ ARGS ?=
 # less resident memory than loading them as shared libraries (BENCHMARKS.md). Apple platforms have no static stdlib.
 STATIC_STDLIB := $(if $(filter Linux,$(shell uname -s)),--static-swift-stdlib,)
 
-.PHONY: all deps build release run test unit contract fuzz stress bench bench-instructions bench-tools fixtures clean
+.PHONY: all deps build release run test unit contract sanitize sanitize-thread fuzz stress bench bench-instructions bench-tools fixtures clean
 
 all: build
 

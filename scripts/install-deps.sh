@@ -1,16 +1,25 @@
 #!/usr/bin/env bash
-# Installs the C libraries Understudy links against (libevent, OpenSSL's libcrypto) when they are missing.
-# Safe to run repeatedly: it does nothing when pkg-config already finds them.
+# Installs the C libraries Understudy links against (libevent, OpenSSL's libcrypto) when they are missing, and on
+# Debian/Ubuntu makes sure `python3 -m venv` works (`make test` creates a venv for the contract check).
+# Safe to run repeatedly: it does nothing, and prints nothing, when everything is already there.
 set -euo pipefail
 
 have() { command -v "$1" >/dev/null 2>&1; }
 found() { have pkg-config && pkg-config --exists libevent libevent_pthreads libcrypto; }
+# Debian and Ubuntu ship venv's ensurepip separately (python3-venv); without it `python3 -m venv` fails.
+venv_works() { python3 -m venv --help >/dev/null 2>&1 && python3 -c "import ensurepip" >/dev/null 2>&1; }
+
+sudo=""; if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+apt_updated=""
+apt_install() {
+  if [ -z "$apt_updated" ]; then $sudo apt-get update -qq; apt_updated=1; fi
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$@" >/dev/null
+}
 
 # `install-deps.sh TOOL…` installs extra tools (wrk for the soak and benchmarks) by their package name.
 if [ "$#" -gt 0 ]; then
   if have apt-get; then
-    sudo=""; if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
-    $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$@" >/dev/null
+    apt_install "$@"
   elif have brew; then
     brew install "$@"
   else
@@ -19,7 +28,28 @@ if [ "$#" -gt 0 ]; then
   exit 0
 fi
 
-if found; then exit 0; fi
+# Debian/Ubuntu only: python3-venv, when `python3 -m venv` cannot work. It only helps a python3 that Debian
+# packaged; another one (pyenv, a source build) gets a warning instead of an install it would ignore, so a rerun
+# stays quiet apart from that warning. Not fatal: only `make test` (the contract check) needs a venv.
+ensure_venv() {
+  if ! have apt-get || ! have dpkg; then return 0; fi
+  if have python3 && venv_works; then return 0; fi
+  if have python3; then
+    local interpreter
+    interpreter=$(python3 -c 'import os, sys; print(os.path.realpath(sys.executable))' 2>/dev/null) \
+      || interpreter=$(command -v python3)
+    if ! dpkg -S "$interpreter" >/dev/null 2>&1; then
+      echo "install-deps: warning: $interpreter (python3) cannot create a venv (no venv or ensurepip), and it is" \
+        "not Debian's python3, so python3-venv would not help; make test needs a python3 whose venv works" >&2
+      return 0
+    fi
+  fi
+  echo "install-deps: installing python3-venv with apt-get (python3 -m venv needs it)" >&2
+  apt_install python3 python3-venv
+  venv_works || echo "install-deps: warning: python3 -m venv still fails after installing python3-venv" >&2
+}
+
+if found; then ensure_venv; exit 0; fi
 
 case "$(uname -s)" in
   Linux)
@@ -27,11 +57,8 @@ case "$(uname -s)" in
       echo "install-deps: need libevent (with pthreads) and libcrypto development files; install them with your package manager" >&2
       exit 1
     fi
-    sudo=""
-    if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
     echo "install-deps: installing libevent-dev, libssl-dev and pkg-config with apt-get" >&2
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq libevent-dev libssl-dev pkg-config >/dev/null
+    apt_install libevent-dev libssl-dev pkg-config
     ;;
   Darwin)
     if ! have brew; then
@@ -48,3 +75,4 @@ case "$(uname -s)" in
 esac
 
 found || { echo "install-deps: libevent or libcrypto still not found by pkg-config" >&2; exit 1; }
+ensure_venv

@@ -5,6 +5,7 @@ extension EventLoop {
     /// evhttp's callback for a complete request.
     func handle(_ request: OpaquePointer) {
         let startedAt = EventLoop.monotonicMilliseconds()
+        noteRequestArrived(request)
         if serveCannedReply(request, startedAt: startedAt) { return }
         let incoming = read(request)
         // Once stopping, a request arriving on a kept-alive connection is not served: the connection closes with no

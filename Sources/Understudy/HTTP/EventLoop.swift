@@ -39,6 +39,9 @@ final class EventLoop: @unchecked Sendable {
     var rateWindow = RateLimitWindow()
     /// Replies handed to evhttp whose last byte has not been written yet.
     var repliesInFlight = 0
+    /// Every client connection, by its bufferevent (see `ConnectionWatch`).
+    var connections: [OpaquePointer: ConnectionWatch] = [:]
+    var connectionSweep: OpaquePointer?
     private var shutdownTimer: OpaquePointer?
     private var shutdownDeadline = 0.0
 
@@ -119,13 +122,11 @@ final class EventLoop: @unchecked Sendable {
             guard let request, let argument else { return }
             Unmanaged<EventLoop>.fromOpaque(argument).takeUnretainedValue().handle(request)
         }, Unmanaged.passUnretained(self).toOpaque())
-        // Replies over libevent's default 16 KiB single write otherwise leave a small tail segment that Nagle
-        // and delayed ACK hold for ~40 ms (performance.md); TCP_NODELAY is set on the listening socket.
-        evhttp_set_bevcb(http, { base, _ in
-            let bufferEvent = bufferevent_socket_new(base, -1, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue))
-            if let bufferEvent { bufferevent_set_max_single_write(bufferEvent, 256 << 10) }
-            return bufferEvent
-        }, nil)
+        // TCP_NODELAY is set on the listening socket; the write size and the slow-request watch per connection.
+        evhttp_set_bevcb(http, { _, argument in
+            guard let argument else { return nil }
+            return Unmanaged<EventLoop>.fromOpaque(argument).takeUnretainedValue().makeConnectionBufferEvent()
+        }, Unmanaged.passUnretained(self).toOpaque())
     }
 
     /// Runs the loop on a new thread.
@@ -192,6 +193,7 @@ final class EventLoop: @unchecked Sendable {
         guard repliesInFlight == 0 || EventLoop.monotonicMilliseconds() >= shutdownDeadline else { return }
         if let shutdownTimer { event_del(shutdownTimer) }
         evhttp_free(http)
+        releaseAllConnections()
         event_base_loopbreak(base)
     }
 }

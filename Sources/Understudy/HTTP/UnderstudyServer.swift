@@ -26,6 +26,9 @@ public final class UnderstudyServer: Sendable {
         public var maximumHeaderSize = 64 << 10
         /// Seconds a connection may sit idle (or stall mid-request) before it is closed.
         public var idleTimeoutSeconds = 60
+        /// Seconds a request may take to arrive in full, from its first byte: a client trickling its head a byte
+        /// at a time (slowloris) is cut off after this, though each byte restarts the idle timeout.
+        public var requestReadTimeoutSeconds = 30
         /// On `stop()`, how long replies still being written may take before connections are closed (the command
         /// line's `--grace` defaults to 5 s; in-process servers stop sooner, as test suites start and stop many).
         public var shutdownGraceSeconds = 1.0

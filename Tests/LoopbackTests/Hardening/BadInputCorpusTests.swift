@@ -67,21 +67,6 @@ import Understudy
             #expect(try await client.send("/health").status == 200)
         }
     }
-
-    @Test func slowClientsDoNotDelayOthers() async throws {
-        try await withServer { server, client in
-            var slow: [RawHTTPConnection] = []
-            for _ in 0..<200 {
-                let connection = try RawHTTPConnection(port: server.port)
-                connection.write("GET /products/1 HTTP/1.1\r\nHost: local")
-                slow.append(connection)
-            }
-            for id in 1...20 {
-                #expect(try await client.send("/products/\(id)?select=id").status == 200)
-            }
-            _ = slow
-        }
-    }
 }
 
 @Suite struct RequestSmugglingTests {

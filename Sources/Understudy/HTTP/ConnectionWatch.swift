@@ -1,0 +1,62 @@
+import CLibevent
+
+/// One client connection, watched for how long its current request takes to arrive.
+///
+/// evhttp's read timeout restarts on every byte, so a client that trickles a request head a byte at a time
+/// (slowloris) holds its connection for ever. The watch notes when the first byte of a request arrives (an
+/// `evbuffer` callback on the connection's input, switched off again until the request is complete) and the
+/// loop's sweep closes a connection whose request is still incomplete after `requestReadTimeoutSeconds`.
+///
+/// The watch holds a reference on the bufferevent, so the pointer stays valid after evhttp frees its connection;
+/// the sweep notices that (evhttp clears the callbacks when it lets go) and drops the reference, which closes the
+/// socket. `@unchecked Sendable` is not needed: a watch lives and dies on its loop thread.
+final class ConnectionWatch {
+    let bufferEvent: OpaquePointer
+    /// When the first byte of the request being read arrived (monotonic ms); nil between requests.
+    var readingSince: Double?
+    /// The input buffer's callback entry, switched on while the connection waits for a request's first byte.
+    fileprivate(set) var entry: OpaquePointer?
+
+    init(bufferEvent: OpaquePointer) {
+        self.bufferEvent = bufferEvent
+    }
+
+    /// Starts watching: takes a reference on the bufferevent and listens for its first input.
+    func start() {
+        bufferevent_incref(bufferEvent)
+        entry = evbuffer_add_cb(bufferevent_get_input(bufferEvent), { buffer, info, argument in
+            guard let buffer, let info, info.pointee.n_added > 0, let argument else { return }
+            let watch = Unmanaged<ConnectionWatch>.fromOpaque(argument).takeUnretainedValue()
+            watch.readingSince = EventLoop.monotonicMilliseconds()
+            // Off until this request is complete: one call per request, not one per read.
+            evbuffer_cb_clear_flags(buffer, watch.entry, UInt32(EVBUFFER_CB_ENABLED))
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// The request being read is complete: wait for the next one's first byte.
+    func requestArrived() {
+        readingSince = nil
+        evbuffer_cb_set_flags(bufferevent_get_input(bufferEvent), entry, UInt32(EVBUFFER_CB_ENABLED))
+    }
+
+    /// Whether evhttp has freed its connection (it clears the bufferevent's callbacks when it does).
+    var isReleasedByEvhttp: Bool {
+        var readCallback: bufferevent_data_cb?
+        bufferevent_getcb(bufferEvent, &readCallback, nil, nil, nil)
+        return readCallback == nil
+    }
+
+    /// Ends the connection from outside: evhttp then reads end-of-file and frees it as it would any other.
+    func close() {
+        let socket = bufferevent_getfd(bufferEvent)
+        if socket >= 0 { shutdown(socket, Int32(SHUT_RDWR)) }
+        readingSince = nil
+    }
+
+    /// Lets go of the bufferevent; the last reference closes the socket.
+    func release() {
+        if let entry { evbuffer_remove_cb_entry(bufferevent_get_input(bufferEvent), entry) }
+        entry = nil
+        bufferevent_decref(bufferEvent)
+    }
+}

@@ -1,0 +1,66 @@
+import CLibevent
+
+/// Every client connection is watched (see `ConnectionWatch`), so a request that trickles in for longer than
+/// `requestReadTimeoutSeconds` ends its connection, however steadily its bytes arrive.
+extension EventLoop {
+    /// How often the sweep looks at every connection: also how long a closed connection's socket may outlive it.
+    static let connectionSweepMilliseconds = 250
+
+    /// evhttp's bufferevent factory: one socket bufferevent per connection, with a 256 KiB single write (replies
+    /// over libevent's default 16 KiB otherwise leave a small tail segment that Nagle and delayed ACK hold for
+    /// ~40 ms, performance.md), watched from birth.
+    func makeConnectionBufferEvent() -> OpaquePointer? {
+        guard let bufferEvent = bufferevent_socket_new(base, -1, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue)) else { return nil }
+        bufferevent_set_max_single_write(bufferEvent, 256 << 10)
+        let watch = ConnectionWatch(bufferEvent: bufferEvent)
+        watch.start()
+        connections[bufferEvent] = watch
+        startConnectionSweep()
+        return bufferEvent
+    }
+
+    /// Called for each complete request, before it is answered.
+    func noteRequestArrived(_ request: OpaquePointer) {
+        guard let connection = evhttp_request_get_connection(request),
+              let bufferEvent = evhttp_connection_get_bufferevent(connection) else { return }
+        connections[bufferEvent]?.requestArrived()
+    }
+
+    private func startConnectionSweep() {
+        guard connectionSweep == nil else { return }
+        connectionSweep = event_new(base, -1, Int16(EV_PERSIST), { _, _, argument in
+            guard let argument else { return }
+            Unmanaged<EventLoop>.fromOpaque(argument).takeUnretainedValue().sweepConnections()
+        }, Unmanaged.passUnretained(self).toOpaque())
+        let milliseconds = EventLoop.connectionSweepMilliseconds
+        var interval = timeval(tv_sec: milliseconds / 1_000, tv_usec: .init((milliseconds % 1_000) * 1_000))
+        event_add(connectionSweep, &interval)
+    }
+
+    /// Drops connections evhttp has freed and closes those whose request has taken too long to arrive.
+    private func sweepConnections() {
+        let deadline = EventLoop.monotonicMilliseconds() - Double(configuration.requestReadTimeoutSeconds) * 1_000
+        for (bufferEvent, watch) in connections {
+            if watch.isReleasedByEvhttp {
+                watch.release()
+                connections[bufferEvent] = nil
+            } else if let since = watch.readingSince, since < deadline {
+                watch.close()
+            }
+        }
+        if connections.isEmpty, let connectionSweep {
+            event_free(connectionSweep)
+            self.connectionSweep = nil
+        }
+    }
+
+    /// At shutdown, after evhttp has freed every connection: drops the last references.
+    func releaseAllConnections() {
+        for watch in connections.values { watch.release() }
+        connections.removeAll()
+        if let connectionSweep {
+            event_free(connectionSweep)
+            self.connectionSweep = nil
+        }
+    }
+}

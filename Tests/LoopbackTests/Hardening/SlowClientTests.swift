@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+import Understudy
+
+/// Clients that send slowly hold a connection each, and nothing else.
+@Suite struct SlowClientTests {
+    /// 500 clients trickling a request head one byte at a time: each byte restarts evhttp's idle timer, so only
+    /// the request-read limit ends them; meanwhile everyone else is served at once.
+    @Test func tricklingClientsAreCutOffWhileOthersAreServed() async throws {
+        try await withServer({ $0.requestReadTimeoutSeconds = 1 }) { server, client in
+            var slow: [RawHTTPConnection] = []
+            for _ in 0..<500 {
+                let connection = try RawHTTPConnection(port: server.port, receiveTimeoutSeconds: 5)
+                connection.write("GET /products/1 HTTP/1.1\r\nHost: local")
+                slow.append(connection)
+            }
+            for _ in 0..<5 {
+                for connection in slow { connection.write("h") }
+                for id in 1...4 {
+                    #expect(try await client.send("/products/\(id)?select=id").status == 200)
+                }
+                try await Task.sleep(for: .milliseconds(150))
+            }
+            // Past the 1 s limit (and a sweep), every trickling connection has been ended by the server.
+            for connection in slow {
+                let (bytes, ending) = connection.readUntilEnd()
+                #expect(ending == .closed || ending == .reset)
+                #expect(bytes.isEmpty)
+            }
+            #expect(try await client.send("/health").status == 200)
+        }
+    }
+
+    /// An idle keep-alive connection is not a slow request: it is left alone until the idle timeout.
+    @Test func anIdleKeptAliveConnectionIsNotCutOff() async throws {
+        try await withServer({ $0.requestReadTimeoutSeconds = 1 }) { server, _ in
+            let connection = try RawHTTPConnection(port: server.port)
+            connection.write("GET /ping HTTP/1.1\r\nHost: local\r\n\r\n")
+            #expect(connection.readResponse()?.status == 200)
+            try await Task.sleep(for: .milliseconds(1_600))
+            connection.write("GET /ping HTTP/1.1\r\nHost: local\r\n\r\n")
+            #expect(connection.readResponse()?.status == 200)
+        }
+    }
+}
