@@ -2,12 +2,15 @@ import Dispatch
 import Foundation
 import Understudy
 
+// A reader of stdout or stderr that goes away must not kill the server: writes then fail with EPIPE instead.
+signal(SIGPIPE, SIG_IGN)
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 let options: CommandLineOptions
 do {
     options = try CommandLineOptions.parse(arguments)
 } catch {
-    FileHandle.standardError.write(Data("understudy: \(error.message)\n\n\(CommandLineOptions.usage)\n".utf8))
+    StandardError.say("understudy: \(error.message)\n\n\(CommandLineOptions.usage)")
     exit(2)
 }
 if options.showHelp {
@@ -20,7 +23,7 @@ if options.showVersion {
 }
 
 func say(_ message: String) {
-    FileHandle.standardError.write(Data("understudy: \(message)\n".utf8))
+    StandardError.say("understudy: \(message)")
 }
 
 func fail(_ message: String, code: Int32) -> Never {
@@ -62,10 +65,9 @@ for path in options.scenarioPaths {
     }
 }
 if let seed = options.seed { configuration.seed = seed }
+let requestLog = StandardError()
 if !options.quiet {
-    configuration.requestLog = { entry in
-        FileHandle.standardError.write(Data("\(entry)\n".utf8))
-    }
+    configuration.requestLog = { entry in requestLog.log("\(entry)") }
 }
 
 let server: UnderstudyServer
@@ -94,6 +96,7 @@ waitForStopSignal()
 say("stopping (signal again to quit at once)")
 DispatchQueue(label: "understudy.stop").async {
     server.stop()
+    requestLog.flush()
     exit(0)
 }
 waitForStopSignal()

@@ -129,6 +129,8 @@ extension EventLoop {
         guard task.ownsRequest else { return }
         task.ownsRequest = false
         if let connection = task.connection { evhttp_connection_set_closecb(connection, nil, nil) }
+        // The last bytes may still be queued: shutdown waits for them as for any reply.
+        waitForCompletion(of: task.request)
         evhttp_send_reply_end(task.request)
         record(task)
         tasks.removeValue(forKey: ObjectIdentifier(task))
@@ -192,15 +194,21 @@ extension EventLoop {
         Foundation.close(placeholder)
     }
 
-    /// On shutdown: streams end cleanly, everything else is closed.
+    /// On shutdown: streams end cleanly and hangs are closed, since neither would ever finish; paced and breaking
+    /// replies carry on until they are done or the grace period ends (`closeAllTasks`).
     func endAllTasks() {
         for task in Array(tasks.values) {
             if let stream = task.stream, task.connection != nil {
                 stream.end(task)
-            } else {
+            } else if case .hang = task.plan.delivery {
                 close(task, reset: false)
             }
         }
+    }
+
+    /// At the end of the grace period: whatever is still going is cut off.
+    func closeAllTasks() {
+        for task in Array(tasks.values) { close(task, reset: false) }
     }
 
     func record(_ task: ConnectionTask) {

@@ -99,11 +99,19 @@ extension EventLoop {
                 }
             }
         }
+        // Express tags every body it sends; the catalogue's tags are computed once, the rest here. A faulted reply
+        // is not the resource, so it is never tagged (nor answered with 304).
+        if response.etag == nil, response.status == 200, response.headers[EventLoop.faultAppliedHeader] == nil,
+           case .bytes(let bytes) = response.body, !bytes.isEmpty {
+            response.etag = HTTPResponse.weakETag(for: bytes)
+        }
         if let etag = response.etag, response.status == 200 {
             response.headers.add("ETag", etag)
-            if let condition = request.headers["If-None-Match"], EventLoop.matches(condition, etag: etag) {
+            let conditional = request.method == "GET" || request.method == "HEAD"
+            if conditional, let condition = request.headers["If-None-Match"], EventLoop.matches(condition, etag: etag) {
                 response.status = 304
                 response.body = .empty
+                response.headers.remove("Content-Type")
             }
         }
     }

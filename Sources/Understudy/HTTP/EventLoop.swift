@@ -155,8 +155,8 @@ final class EventLoop: @unchecked Sendable {
 
     /// Stops the loop (see `UnderstudyServer.stop`) and frees everything; returns when the thread has ended.
     ///
-    /// Stops accepting, sends the replies held by a delay, waits up to `shutdownGraceSeconds` for replies still
-    /// being written, then closes every connection.
+    /// Stops accepting, sends the replies held by a delay, ends streams and hangs, waits up to
+    /// `shutdownGraceSeconds` for replies still being written (paced ones included), then closes every connection.
     func shutDown() {
         submit { [self] in
             isShuttingDown = true
@@ -190,8 +190,10 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private func finishShutdownWhenDrained() {
-        guard repliesInFlight == 0 || EventLoop.monotonicMilliseconds() >= shutdownDeadline else { return }
+        let drained = repliesInFlight == 0 && tasks.isEmpty
+        guard drained || EventLoop.monotonicMilliseconds() >= shutdownDeadline else { return }
         if let shutdownTimer { event_del(shutdownTimer) }
+        closeAllTasks()
         evhttp_free(http)
         releaseAllConnections()
         event_base_loopbreak(base)

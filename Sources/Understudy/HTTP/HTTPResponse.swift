@@ -55,6 +55,12 @@ public struct HTTPResponse: Sendable {
         return "W/\"\(String(body.count, radix: 16))-\(String(hash, radix: 36))\""
     }
 
+    /// The same tag for bytes not yet shared.
+    static func weakETag(for bytes: [UInt8]) -> String {
+        let hash = bytes.withUnsafeBytes { contentHash($0) }
+        return "W/\"\(String(bytes.count, radix: 16))-\(String(hash, radix: 36))\""
+    }
+
     /// A hash of the bytes taken eight at a time: every uncached list reply is hashed, and byte-at-a-time FNV-1a
     /// spent a serial multiply per byte (~50 µs on a 40 KB page). Each step folds the high bits back down, so a
     /// change anywhere reaches every later bit; the splitmix64 finaliser spreads the last word.

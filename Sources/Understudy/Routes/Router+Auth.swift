@@ -26,7 +26,17 @@ extension Router {
             var inner = request
             inner.path = request.path.dropFirst("/auth".count)
             inner.passedTokenCheck = true
-            return try dispatch(inner, method: method, rest, query)
+            do {
+                return try dispatch(inner, method: method, rest, query)
+            } catch {
+                // Errors about the route itself name the path the client sent, /auth prefix included.
+                if error.status == 404, error.message == notFound(inner).message { throw notFound(request) }
+                if error.status == 405, let allow = error.headers["Allow"] {
+                    let methods = allow.split(separator: ",").map { $0.trimmingSpaces }.filter { $0 != "HEAD" }
+                    throw methodNotAllowed(request, allowed: methods)
+                }
+                throw error
+            }
         }
     }
 

@@ -1,7 +1,9 @@
 /// `/http/{code}/{message?}`: any status on demand, as DummyJSON serves it.
 extension Router {
-    func statusRoute(_ segments: [String]) throws(APIError) -> HTTPResponse {
-        guard let codeText = segments.first else { throw APIError(404, "Route GET /http not found; try /http/404") }
+    func statusRoute(_ request: HTTPRequest, _ segments: [String]) throws(APIError) -> HTTPResponse {
+        guard let codeText = segments.first else {
+            throw APIError(404, "Route \(request.method) \(request.path) not found; try /http/404")
+        }
         // DummyJSON answers 500 for these two; they are the caller's mistake, so Understudy answers 400.
         guard !codeText.isEmpty, codeText.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
             throw APIError(400, "Status code '\(codeText)' is invalid")

@@ -20,11 +20,12 @@ final class Router {
 
     /// The reply for `request`, and the delay it asked for.
     func route(_ request: HTTPRequest) -> RoutedResponse {
-        if request.path.utf8.count > 1, request.path.hasSuffix("/") {
-            return RoutedResponse(redirectWithoutTrailingSlash(request))
-        }
+        // A preflight is answered before the redirect: browsers refuse a redirected preflight.
         if request.method == "OPTIONS" {
             return RoutedResponse(HTTPResponse(status: 204))
+        }
+        if request.path.utf8.count > 1, request.path.hasSuffix("/") {
+            return RoutedResponse(redirectWithoutTrailingSlash(request))
         }
         let query: ListQuery
         do {
@@ -62,7 +63,7 @@ final class Router {
             try require("GET", method, request)
             return try me(request)
         case "http", "https":
-            return try statusRoute(Array(rest))
+            return try statusRoute(request, Array(rest))
         case "test" where rest.isEmpty, "ping" where rest.isEmpty, "health" where rest.isEmpty:
             return health(method: request.method)
         default:

@@ -96,6 +96,31 @@ import Understudy
         again.stop()
     }
 
+    /// A reply paced over a second is let finish within the grace period; a hang is not waited for.
+    @Test func stopLetsPacedRepliesFinishAndEndsHangs() async throws {
+        var configuration = UnderstudyServer.Configuration()
+        configuration.shutdownGraceSeconds = 5
+        let server = try UnderstudyServer.start(configuration)
+        let paced = try RawHTTPConnection(port: server.port)
+        let hung = try RawHTTPConnection(port: server.port)
+        hung.write("GET /products/2 HTTP/1.1\r\nHost: localhost\r\nX-Understudy-Fault: hang\r\n\r\n")
+        paced.write("GET /products/1 HTTP/1.1\r\nHost: localhost\r\nX-Understudy-Fault: chunks=4/2s\r\n\r\n")
+        // The head and the first quarter arrive at once; the rest would take another 1.5 s.
+        let first = try #require(paced.readHead())
+        let length = try #require(RawResponse.contentLength(first))
+        let headEnd = try #require(first.utf8.firstRange(of: Array("\r\n\r\n".utf8)))
+        let received = first.utf8.distance(from: headEnd.upperBound, to: first.utf8.endIndex)
+        #expect(received < length, "the whole body came at once")
+        let stopping = ContinuousClock.now
+        server.stop()
+        #expect(ContinuousClock.now - stopping < .seconds(4), "stop() waited for the hang or the whole grace period")
+        let rest = paced.readToEnd()
+        #expect(received + rest.count == length, "the paced reply was cut off: \(received + rest.count) of \(length) bytes")
+        let (bytes, ending) = hung.readUntilEnd()
+        #expect(bytes.isEmpty)
+        #expect(ending == .closed)
+    }
+
     @Test func stopAnswersHeldCannedReplies() async throws {
         let server = try UnderstudyServer.start()
         let connection = try RawHTTPConnection(port: server.port)

@@ -1,0 +1,89 @@
+/// The text fields of a `multipart/form-data` body, as DummyJSON's multer reads them for its write routes.
+///
+/// Parts with a `filename` (file uploads) are skipped: no route stores files. Anything that is not a well-formed
+/// form (no boundary, a missing delimiter, a part without a name) is an error naming what is wrong.
+enum MultipartForm {
+    /// The boundary from a `Content-Type: multipart/form-data; boundary=…` value, unquoted.
+    static func boundary(in contentType: String) -> String? {
+        for parameter in contentType.split(separator: ";").dropFirst() {
+            let pair = parameter.split(separator: "=", maxSplits: 1)
+            guard pair.count == 2, pair[0].trimmingSpaces.lowercased() == "boundary" else { continue }
+            var value = pair[1].trimmingSpaces
+            if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 { value = String(value.dropFirst().dropLast()) }
+            return value.isEmpty ? nil : value
+        }
+        return nil
+    }
+
+    /// The named text fields, in order.
+    /// - Throws: a description of the first problem found.
+    static func fields(of body: [UInt8], boundary: String) throws(MultipartError) -> [(name: String, value: String)] {
+        let delimiter = Array("--\(boundary)".utf8)
+        guard var position = body.firstRange(of: delimiter)?.upperBound else {
+            throw MultipartError("no '--\(boundary)' delimiter in the body")
+        }
+        var fields: [(name: String, value: String)] = []
+        let crlf: [UInt8] = [13, 10]
+        while true {
+            // After a delimiter: "--" ends the form, CRLF starts a part.
+            if body[position...].starts(with: [45, 45]) { return fields }
+            guard body[position...].starts(with: crlf) else { throw MultipartError("a delimiter is not followed by a line break") }
+            position += 2
+            guard let headEnd = body[position...].firstRange(of: crlf + crlf) else {
+                throw MultipartError("part \(fields.count + 1) has no blank line after its headers")
+            }
+            let head = String(decoding: body[position..<headEnd.lowerBound], as: UTF8.self)
+            guard let next = body[headEnd.upperBound...].firstRange(of: crlf + delimiter) else {
+                throw MultipartError("part \(fields.count + 1) is not closed by '--\(boundary)'")
+            }
+            let disposition = Disposition(head)
+            guard let name = disposition.name else {
+                throw MultipartError("part \(fields.count + 1) has no Content-Disposition name")
+            }
+            if !disposition.isFile {
+                fields.append((name, String(decoding: body[headEnd.upperBound..<next.lowerBound], as: UTF8.self)))
+            }
+            position = next.upperBound
+        }
+    }
+
+    /// The `name` and `filename` of a part's `Content-Disposition: form-data; …` header.
+    private struct Disposition {
+        var name: String?
+        var isFile = false
+
+        init(_ head: String) {
+            for line in head.split(separator: "\r\n") {
+                let pieces = line.split(separator: ":", maxSplits: 1)
+                guard pieces.count == 2, pieces[0].trimmingSpaces.lowercased() == "content-disposition" else { continue }
+                for parameter in pieces[1].split(separator: ";").dropFirst() {
+                    let pair = parameter.split(separator: "=", maxSplits: 1)
+                    guard pair.count == 2 else { continue }
+                    var value = pair[1].trimmingSpaces
+                    if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 { value = String(value.dropFirst().dropLast()) }
+                    switch pair[0].trimmingSpaces.lowercased() {
+                    case "name": name = value
+                    case "filename": isFile = true
+                    default: break
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Why a multipart body could not be read.
+struct MultipartError: Error, CustomStringConvertible {
+    let description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}
+
+extension Substring {
+    /// Without leading and trailing spaces and tabs.
+    var trimmingSpaces: String {
+        String(drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
+    }
+}

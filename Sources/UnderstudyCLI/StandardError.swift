@@ -1,0 +1,74 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Writes to standard error without ever stopping the server.
+///
+/// Startup and shutdown messages are written at once (`say`); the per-request log goes through a background queue
+/// with a bound, because a terminal that is paused or a pipe nobody reads would otherwise block the event loop on
+/// `write(2)`. Lines beyond the bound are dropped and counted, and the count is reported when writing resumes.
+/// Write errors (a reader that went away: EPIPE, with SIGPIPE ignored) are ignored rather than trapping, as
+/// `FileHandle.write(_:)` does.
+final class StandardError: Sendable {
+    /// Lines waiting for the writer before new ones are dropped.
+    static let maximumPendingLines = 10_000
+
+    private struct Backlog {
+        var pending = 0
+        var dropped = 0
+    }
+
+    private let queue = DispatchQueue(label: "understudy.stderr")
+    private let backlog = Mutex(Backlog())
+
+    /// Writes a line now, on the calling thread.
+    static func say(_ line: String) {
+        write(line + "\n")
+    }
+
+    /// Queues a line for the background writer; drops it when too many are waiting.
+    func log(_ line: String) {
+        let accepted = backlog.withLock { backlog -> Bool in
+            guard backlog.pending < StandardError.maximumPendingLines else {
+                backlog.dropped += 1
+                return false
+            }
+            backlog.pending += 1
+            return true
+        }
+        guard accepted else { return }
+        queue.async { [self] in
+            let dropped = backlog.withLock { backlog -> Int in
+                backlog.pending -= 1
+                defer { backlog.dropped = 0 }
+                return backlog.dropped
+            }
+            if dropped > 0 {
+                StandardError.write("understudy: \(dropped) log lines dropped (standard error was not being read)\n")
+            }
+            StandardError.write(line + "\n")
+        }
+    }
+
+    /// Waits until every queued line has been written.
+    func flush() {
+        queue.sync {}
+    }
+
+    private static func write(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Foundation.write(2, bytes.baseAddress! + offset, bytes.count - offset)
+                if written > 0 {
+                    offset += written
+                } else if written < 0, errno == EINTR {
+                    continue
+                } else {
+                    return
+                }
+            }
+        }
+    }
+}
