@@ -58,6 +58,73 @@ import Testing
         #expect(result.errors.contains("products.json:3:12: unexpected '}', expected a value"))
     }
 
+    /// Starts `understudy` with `arguments` and returns it with the base URL from its first line.
+    private func launch(_ arguments: [String]) throws -> (ChildProcess, String) {
+        let child = try ChildProcess(executable: CommandLineTests.executable.path, arguments: arguments)
+        let firstLine = try #require(child.firstLine(within: 10), "stderr: \(child.errors)")
+        let url = try #require(firstLine.split(separator: " ").last.map(String.init))
+        return (child, url)
+    }
+
+    /// Sends a request on a raw socket (URLSession would retry or hide what the server does).
+    private func rawRequest(_ url: String, _ head: String) throws -> RawHTTPConnection {
+        let port = try #require(Int(url.split(separator: ":").last ?? ""))
+        let connection = try RawHTTPConnection(port: port)
+        connection.write(head)
+        return connection
+    }
+
+    @Test func bindingBeyondLoopbackTurnsRemoteControlOffUnlessATokenIsGiven() async throws {
+        let (open, openURL) = try launch(["--host", "0.0.0.0", "--port", "0", "--quiet"])
+        let local = openURL.replacingOccurrences(of: "0.0.0.0", with: "127.0.0.1")
+        let refused = try rawRequest(local, "GET /products/1 HTTP/1.1\r\nHost: x\r\nX-Understudy-Fault: status=503\r\n\r\n")
+        #expect(refused.readResponse()?.status == 403)
+        let admin = try rawRequest(local, "GET /__understudy/health HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(admin.readResponse()?.status == 403)
+        open.send(SIGTERM)
+        #expect(open.waitForExit() == 0)
+        #expect(open.errors.contains("WARNING: listening on 0.0.0.0"))
+        #expect(open.errors.contains("fault injection and the admin API are OFF"))
+
+        let (guarded, guardedURL) = try launch(["--host", "0.0.0.0", "--port", "0", "--quiet", "--admin-token", "s3cret"])
+        let guardedLocal = guardedURL.replacingOccurrences(of: "0.0.0.0", with: "127.0.0.1")
+        let without = try rawRequest(guardedLocal, "GET /__understudy/health HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(without.readResponse()?.status == 401)
+        let wrong = try rawRequest(guardedLocal, "GET /products/1 HTTP/1.1\r\nHost: x\r\nX-Understudy-Fault: status=503\r\n"
+            + "X-Understudy-Token: s3cre\r\n\r\n")
+        #expect(wrong.readResponse()?.status == 401)
+        let right = try rawRequest(guardedLocal, "GET /products/1 HTTP/1.1\r\nHost: x\r\nX-Understudy-Fault: status=503\r\n"
+            + "X-Understudy-Token: s3cret\r\n\r\n")
+        #expect(right.readResponse()?.status == 503)
+        guarded.send(SIGTERM)
+        #expect(guarded.waitForExit() == 0)
+        #expect(guarded.errors.contains("need the admin token"))
+    }
+
+    @Test func graceBoundsTheWaitForSlowRepliesAndASecondSignalQuitsAtOnce() async throws {
+        // --grace 1: a reply paced over 20 s is cut off after about a second, and the exit is still clean.
+        let (patient, patientURL) = try launch(["--port", "0", "--quiet", "--grace", "1"])
+        let slow = try rawRequest(patientURL, "GET /products HTTP/1.1\r\nHost: x\r\nX-Understudy-Fault: chunks=20/20s\r\n\r\n")
+        _ = slow.readHead()
+        let stopping = Date()
+        patient.send(SIGTERM)
+        #expect(patient.waitForExit() == 0)
+        let took = Date().timeIntervalSince(stopping)
+        #expect(took >= 0.9 && took < 5, "took \(took) s")
+
+        // Without a grace limit in reach, the second SIGINT exits at once.
+        let (impatient, impatientURL) = try launch(["--port", "0", "--quiet", "--grace", "60"])
+        let slower = try rawRequest(impatientURL, "GET /products HTTP/1.1\r\nHost: x\r\nX-Understudy-Fault: chunks=20/20s\r\n\r\n")
+        _ = slower.readHead()
+        impatient.send(SIGINT)
+        try await Task.sleep(for: .milliseconds(300))
+        let interrupted = Date()
+        impatient.send(SIGINT)
+        #expect(impatient.waitForExit() == 0)
+        #expect(Date().timeIntervalSince(interrupted) < 3)
+        #expect(impatient.errors.contains("stopping now"))
+    }
+
     @Test func servesLogsAndStopsOnSIGTERM() async throws {
         let child = try ChildProcess(executable: CommandLineTests.executable.path, arguments: ["--port", "0"])
         let firstLine = try #require(child.firstLine(within: 10))
