@@ -36,7 +36,7 @@ import UnderstudyClient
     }
 
     @Test func offlineServerIsNoConnection() async throws {
-        try await withHarness { h in
+        try await withHarness(ownServer: true) { h in
             h.server.goOffline(for: .seconds(30))
             let error = await #expect(throws: APIError.self) {
                 try await h.client.send(ProductEndpoints.product(id: 1))
@@ -44,12 +44,12 @@ import UnderstudyClient
             #expect(error?.kind == .noConnection)
             #expect(error?.urlErrorCode == URLError.Code.cannotConnectToHost.rawValue)
             #expect(error?.attempts == 3, "refused connections are transient for a GET")
-            #expect(h.server.journal.count == 0, "nothing reached the server")
+            #expect(h.journalCount == 0, "nothing reached the server")
         }
     }
 
     @Test func stoppedServerIsNoConnection() async throws {
-        try await withHarness(retryPolicy: .never) { h in
+        try await withHarness(retryPolicy: .never, ownServer: true) { h in
             h.server.stop()
             let error = await #expect(throws: APIError.self) {
                 try await h.client.send(ProductEndpoints.product(id: 1))
@@ -57,7 +57,7 @@ import UnderstudyClient
             #expect(error?.kind == .noConnection)
             #expect(error?.attempts == 1)
             #expect(h.probe.sent.count == 1)
-            #expect(h.server.journal.count == 0)
+            #expect(h.journalCount == 0)
         }
     }
 

@@ -67,7 +67,7 @@ import UnderstudyClient
                 Issue.record("a cancelled task still got a product")
             }
             #expect(h.probe.sent.isEmpty)
-            #expect(h.server.journal.count == 0)
+            #expect(h.journalCount == 0)
         }
     }
 }

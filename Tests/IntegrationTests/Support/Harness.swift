@@ -1,16 +1,21 @@
 import Foundation
+import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 import Understudy
 import UnderstudyClient
 
-/// One in-process server on a free loopback port and one real client pointed at it, for a single test.
+/// A real client pointed at an in-process server, with a session of its own, for a single test.
 ///
-/// A server per test keeps the suite parallel-safe without session ids: every rule and every journal entry
-/// belongs to the test that made it. Servers start in milliseconds, so this costs nothing noticeable.
+/// The tests share one server, as parallel test suites would share a team's Understudy: each harness sends its
+/// own `X-Understudy-Session` on every request (through the session configuration, so streams and transfers carry
+/// it too), its rules are scoped to that session, and it reads only that session's journal. A test that takes the
+/// whole server offline or stops it asks for a server of its own.
 struct Harness: Sendable {
     let server: UnderstudyServer
+    /// This test's session id.
+    let session: String
     let client: APIClient
     /// The client's token store, refreshing through `POST /auth/refresh`.
     let tokens: TokenStore
@@ -22,12 +27,17 @@ struct Harness: Sendable {
     func fault(_ fault: String, on path: String, method: String? = nil, times: Int? = nil, after: Int = 0,
                headers: [String: String] = [:]) throws -> FaultRuleStatus {
         try server.faults.add(FaultRule(match: .init(method: method, path: path, headers: headers), fault: fault,
-                                        times: times, after: after))
+                                        times: times, after: after, session: session))
     }
 
-    /// The journal's entries for an exact path (and method), oldest first.
+    /// This session's journal entries for an exact path (and method), oldest first.
     func requests(to path: String, method: String? = nil) -> [JournalEntry] {
-        server.journal.entries(path: path, method: method)
+        server.journal.entries(session: session, path: path, method: method)
+    }
+
+    /// How many of this session's requests reached the server.
+    var journalCount: Int {
+        server.journal.entries(session: session).count
     }
 
     /// The entries for `path` once at least `count` are there (streams and hung requests are journaled only when
@@ -60,24 +70,47 @@ extension RetryPolicy {
 ///   - retryPolicy: The client's retry policy; quick backoffs by default.
 ///   - sleeper: How the client waits between attempts and reconnects; real sleeping by default.
 ///   - extraMiddleware: Middleware outside the probe.
+///   - ownServer: A server for this test alone (for tests that take it offline or stop it).
 func withHarness<T>(
     timeoutSeconds: Int = 10,
     retryPolicy: RetryPolicy = .quick,
     sleeper: Sleeper = .continuous,
     extraMiddleware: [any Middleware] = [],
+    ownServer: Bool = false,
     _ body: (Harness) async throws -> T
 ) async throws -> T {
-    let server = try UnderstudyServer.start(.init(port: 0))
-    defer { server.stop() }
+    let server = ownServer ? try UnderstudyServer.start(.init(port: 0)) : try SharedServer.get()
+    defer { if ownServer { server.stop() } }
+    let session = "it-\(UUID().uuidString)"
+    server.faults.startSession(session)
+    defer {
+        server.faults.removeAll(session: session)
+        server.faults.endSession(session)
+    }
     let sessionConfiguration = APIClient.Configuration.defaultSessionConfiguration()
     sessionConfiguration.timeoutIntervalForRequest = TimeInterval(timeoutSeconds)
     sessionConfiguration.urlCache = nil
+    sessionConfiguration.httpAdditionalHeaders = ["X-Understudy-Session": session]
     let tokens = TokenStore(refresher: TokenStore.dummyJSONRefresher())
     let probe = AttemptProbe()
     let client = APIClient(configuration: .init(
         baseURL: server.baseURL, sessionConfiguration: sessionConfiguration,
         middleware: extraMiddleware + [probe], retryPolicy: retryPolicy, auth: tokens, sleeper: sleeper))
-    return try await body(Harness(server: server, client: client, tokens: tokens, probe: probe))
+    return try await body(Harness(server: server, session: session, client: client, tokens: tokens, probe: probe))
+}
+
+/// The server the suite shares, started on first use and left running until the test process ends.
+enum SharedServer {
+    private static let server = Mutex<UnderstudyServer?>(nil)
+
+    static func get() throws -> UnderstudyServer {
+        try server.withLock { server in
+            if let server { return server }
+            let started = try UnderstudyServer.start(.init(port: 0))
+            server = started
+            return started
+        }
+    }
 }
 
 /// Polls `condition` every 10 ms until it holds or `limit` passes; returns whether it held.
