@@ -16,7 +16,9 @@
 #include <stdint.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/queue.h>
 #include <event2/buffer.h>
+#include <event2/keyvalq_struct.h>
 #include "CHeaderLines.h"
 
 enum { line_capacity = 512 };
@@ -48,7 +50,12 @@ static int add_header_line(struct evbuffer *buffer, va_list arguments) {
     }
     size_t name_length = strlen(name), value_length = strlen(value);
     size_t total = name_length + value_length + 4;
-    if (total > line_capacity) return not_taken;
+    if (total > line_capacity) {
+        // A long line (several fields written as one, see understudy_link_fields): in pieces, still no printf.
+        if (evbuffer_add(buffer, name, name_length) != 0 || evbuffer_add(buffer, ": ", 2) != 0
+            || evbuffer_add(buffer, value, value_length) != 0 || evbuffer_add(buffer, "\r\n", 2) != 0) return -1;
+        return (int)total;
+    }
     char line[line_capacity];
     memcpy(line, name, name_length);
     line[name_length] = ':';
@@ -146,4 +153,12 @@ int evbuffer_add_printf(struct evbuffer *buffer, const char *format, ...) {
 int understudy_header_lines_active(void) {
     void *resolved = dlsym(RTLD_DEFAULT, "evbuffer_add_printf");
     return resolved == (void *)&evbuffer_add_printf;
+}
+
+void understudy_link_fields(struct evkeyvalq *headers, struct evkeyval *fields, int count) {
+    for (int index = 0; index < count; index++) TAILQ_INSERT_TAIL(headers, &fields[index], next);
+}
+
+void understudy_unlink_fields(struct evkeyvalq *headers, struct evkeyval *fields, int count) {
+    for (int index = 0; index < count; index++) TAILQ_REMOVE(headers, &fields[index], next);
 }

@@ -58,18 +58,18 @@ extension EventLoop {
 
     /// Sends a canned reply with the request's rate-limit headers, then journals and logs it.
     func send(_ reply: CannedReply, to request: OpaquePointer, for incoming: CannedRequest) {
-        if let output = evhttp_request_get_output_headers(request) {
-            for field in reply.headers { evhttp_add_header(output, field.name, field.value) }
-            EventLoop.addHeader(output, "X-RateLimit-Limit", decimal: RateLimitWindow.limit)
-            EventLoop.addHeader(output, "X-RateLimit-Remaining", decimal: incoming.window.remaining)
-            EventLoop.addHeader(output, "X-RateLimit-Reset", decimal: incoming.window.resetsAt)
-            if let etag = reply.etag { evhttp_add_header(output, "ETag", etag) }
-        }
         if let output = evhttp_request_get_output_buffer(request) {
             EventLoop.addReference(to: reply.body, in: output)
         }
-        waitForCompletion(of: request)
-        evhttp_send_reply(request, Int32(reply.status), ReasonPhrase.forStatus(reply.status), nil)
+        // Without a connection (the client left while a delay held the reply) evhttp frees the request inside
+        // evhttp_send_reply, so the head must not be linked into it; it is sent nowhere anyway.
+        if evhttp_request_get_connection(request) != nil, let headers = evhttp_request_get_output_headers(request) {
+            waitForCompletion(of: request)
+            cannedHead.send(reply, on: request, headers: headers, remaining: incoming.window.remaining,
+                            resetsAt: incoming.window.resetsAt)
+        } else {
+            evhttp_send_reply(request, Int32(reply.status), ReasonPhrase.forStatus(reply.status), nil)
+        }
 
         let elapsed = EventLoop.monotonicMilliseconds() - incoming.startedAt
         journal.record(JournalEntry(
@@ -91,29 +91,10 @@ extension EventLoop {
         guard case .bytes(let bytes) = response.body else { return nil }
         let canned = CannedReply(status: status, headers: response.headers.fields + [(EventLoop.faultAppliedHeader, spec.text)],
                                  body: SharedBytes(bytes), etag: nil, fault: spec.text)
+        guard CannedHead.fits(canned) else { return nil }
         if cannedFaults.count >= 256 { cannedFaults.removeAll(keepingCapacity: true) }
         cannedFaults[text] = canned
         return canned
-    }
-
-    /// Adds a header whose value is a non-negative integer, written on the stack: a `String` would be copied to
-    /// the heap again to become a C string, twice per reply.
-    private static func addHeader(_ headers: UnsafeMutablePointer<evkeyvalq>, _ name: String, decimal value: Int) {
-        guard value >= 0 else {
-            evhttp_add_header(headers, name, String(value))
-            return
-        }
-        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 24) { buffer in
-            var start = buffer.count - 1
-            buffer[start] = 0
-            var rest = value
-            repeat {
-                start -= 1
-                buffer[start] = CChar(UInt8(ascii: "0") + UInt8(rest % 10))
-                rest /= 10
-            } while rest > 0
-            evhttp_add_header(headers, name, buffer.baseAddress! + start)
-        }
     }
 }
 

@@ -42,6 +42,8 @@ final class EventLoop: @unchecked Sendable {
     /// Every client connection, by its bufferevent (see `ConnectionWatch`).
     var connections: [OpaquePointer: ConnectionWatch] = [:]
     var connectionSweep: OpaquePointer?
+    /// The buffers canned replies' heads are written from (see `CannedHead`).
+    let cannedHead = CannedHead()
     private var shutdownTimer: OpaquePointer?
     private var shutdownDeadline = 0.0
 
