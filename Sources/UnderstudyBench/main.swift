@@ -5,6 +5,7 @@ import Foundation
 //
 //   UnderstudyBench client [--requests 2000] [--rounds 5]   UnderstudyClient vs raw URLSession + JSONDecoder
 //   UnderstudyBench start [--count 50]                       in-process start to first 200, and stop
+//   UnderstudyBench churn [--count 200]                      descriptors before and after many starts and stops
 
 /// A measurement that could not be taken.
 struct BenchError: Error, CustomStringConvertible {
@@ -31,8 +32,10 @@ do {
         printJSON(result)
     case "start":
         printJSON(try InProcessStart(count: option("--count", default: 50)).run())
+    case "churn":
+        printJSON(try ServerChurn(count: option("--count", default: 200)).run())
     default:
-        FileHandle.standardError.write(Data("usage: UnderstudyBench client [--requests N] [--rounds N] | start [--count N]\n".utf8))
+        FileHandle.standardError.write(Data("usage: UnderstudyBench client [--requests N] [--rounds N] | start [--count N] | churn [--count N]\n".utf8))
         exit(2)
     }
 } catch {
