@@ -33,10 +33,12 @@ final class ConnectionWatch {
         }, Unmanaged.passUnretained(self).toOpaque())
     }
 
-    /// The request being read is complete: wait for the next one's first byte.
-    func requestArrived() {
-        readingSince = nil
+    /// The request being read is complete: wait for the next one's first byte. Returns when this one's first byte
+    /// arrived (nil for a request that was already buffered, pipelined behind the one before).
+    func requestArrived() -> Double? {
+        defer { readingSince = nil }
         evbuffer_cb_set_flags(bufferevent_get_input(bufferEvent), entry, UInt32(EVBUFFER_CB_ENABLED))
+        return readingSince
     }
 
     /// Whether evhttp has freed its connection (it clears the bufferevent's callbacks when it does).

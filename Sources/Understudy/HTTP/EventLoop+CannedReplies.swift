@@ -49,7 +49,7 @@ extension EventLoop {
             session: sessionValue.map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 },
             startedAt: startedAt, arrivedAt: arrivedAt, window: rateWindow.record(now: arrivedAt))
         if delayMilliseconds > 0 {
-            hold(.canned(reply, incoming), for: delayMilliseconds, request: request)
+            hold(.canned(reply, incoming), for: delayMilliseconds, since: startedAt, request: request)
         } else {
             send(reply, to: request, for: incoming)
         }

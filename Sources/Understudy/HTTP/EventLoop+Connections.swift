@@ -19,11 +19,11 @@ extension EventLoop {
         return bufferEvent
     }
 
-    /// Called for each complete request, before it is answered.
-    func noteRequestArrived(_ request: OpaquePointer) {
+    /// Called for each complete request, before it is answered; returns when its first byte arrived, if known.
+    func noteRequestArrived(_ request: OpaquePointer) -> Double? {
         guard let connection = evhttp_request_get_connection(request),
-              let bufferEvent = evhttp_connection_get_bufferevent(connection) else { return }
-        connections[bufferEvent]?.requestArrived()
+              let bufferEvent = evhttp_connection_get_bufferevent(connection) else { return nil }
+        return connections[bufferEvent]?.requestArrived()
     }
 
     private func startConnectionSweep() {

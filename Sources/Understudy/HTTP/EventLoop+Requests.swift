@@ -4,8 +4,9 @@ import Foundation
 extension EventLoop {
     /// evhttp's callback for a complete request.
     func handle(_ request: OpaquePointer) {
-        let startedAt = EventLoop.monotonicMilliseconds()
-        noteRequestArrived(request)
+        // Timed from the request's first byte: a request that waited behind a burst of others is not delayed,
+        // nor journaled as quicker, by the time it spent waiting.
+        let startedAt = noteRequestArrived(request) ?? EventLoop.monotonicMilliseconds()
         if serveCannedReply(request, startedAt: startedAt) { return }
         let incoming = read(request)
         // Once stopping, a request arriving on a kept-alive connection is not served: the connection closes with no
@@ -40,7 +41,7 @@ extension EventLoop {
             deliver(plan, to: request)
             return
         }
-        hold(.planned(plan), for: plan.delayMilliseconds, request: request)
+        hold(.planned(plan), for: plan.delayMilliseconds, since: startedAt, request: request)
     }
 
     /// Copies what routes need out of evhttp's request.
@@ -193,7 +194,8 @@ extension EventLoop {
     }
 
     /// Delivers the reply after its delay on a libevent timer: the loop keeps serving meanwhile.
-    func hold(_ payload: PendingReply.Payload, for milliseconds: Int, request: OpaquePointer) {
+    /// The delay runs from `startedAt` (the request's first byte), not from now.
+    func hold(_ payload: PendingReply.Payload, for milliseconds: Int, since startedAt: Double, request: OpaquePointer) {
         let reply = PendingReply(request: request, payload: payload)
         let key = ObjectIdentifier(reply)
         pending[key] = reply
@@ -203,7 +205,9 @@ extension EventLoop {
             reply.loop?.release(reply)
         }, Unmanaged.passUnretained(reply).toOpaque())
         reply.loop = self
-        var delay = timeval(tv_sec: milliseconds / 1_000, tv_usec: .init((milliseconds % 1_000) * 1_000))
+        let remaining = max(0, Double(milliseconds) - (EventLoop.monotonicMilliseconds() - startedAt))
+        let microseconds = Int((remaining * 1_000).rounded(.up))
+        var delay = timeval(tv_sec: microseconds / 1_000_000, tv_usec: .init(microseconds % 1_000_000))
         event_add(reply.timer, &delay)
     }
 
