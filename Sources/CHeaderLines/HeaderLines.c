@@ -101,7 +101,7 @@ static const char error_page_format[] =
 static const char *error_message(int status, const char *reason) {
     switch (status) {
     case 400: return "Bad request: the request line or headers could not be parsed, or the headers are over the size limit";
-    case 413: return "Request body too large: it is over the server's body size limit";
+    case 413: return "Request body too large: it is over the server's body size limit (or its chunked encoding is malformed)";
     case 501: return "Method not implemented: Understudy serves GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS and TRACE";
     case 505: return "HTTP version not supported: Understudy speaks HTTP/1.0 and HTTP/1.1";
     default: return reason;

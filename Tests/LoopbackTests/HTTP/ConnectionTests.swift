@@ -61,7 +61,7 @@ import Understudy
             let reply = try await client.send("POST", "/products/add", headers: ["Content-Type": "application/json"], body: body)
             #expect(reply.status == 413)
             #expect(reply.header("Content-Type") == "application/json; charset=utf-8")
-            #expect(reply.message == "Request body too large: it is over the server's body size limit")
+            #expect(reply.message == "Request body too large: it is over the server's body size limit (or its chunked encoding is malformed)")
             #expect(try await client.send("/ping").status == 200)
         }
     }
