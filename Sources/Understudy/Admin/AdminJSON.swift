@@ -71,6 +71,9 @@ enum AdminJSON {
             probability = number
         }
         let session = try string(fields["session"], "session")
+        if let session, let problem = FaultController.problem(withSessionID: session) {
+            throw APIError(400, "Invalid 'session' - \(problem); leave it out for a rule that applies to every request")
+        }
         return FaultRule(match: match, fault: fault, times: times, after: after, probability: probability, session: session)
     }
 

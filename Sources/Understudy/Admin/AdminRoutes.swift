@@ -15,6 +15,9 @@ struct AdminRoutes {
             guard request.body.count <= AdminRoutes.maximumBodySize else {
                 throw APIError(413, "Admin request bodies are limited to \(AdminRoutes.maximumBodySize) bytes")
             }
+            if request.method == "POST" || request.method == "PUT", !request.body.isEmpty {
+                try AdminRoutes.checkContentType(of: request)
+            }
             return try route(request, segments)
         } catch {
             return error.response
@@ -55,11 +58,12 @@ struct AdminRoutes {
                 guard let value = Int(text), value >= 0 else { throw APIError(400, "Invalid 'limit' - must be a whole number") }
                 return value
             }
-            let entries = journal.entries(session: request.query["session"], path: request.query["path"],
-                                          method: request.query["method"], limit: limit)
+            // `total` counts every match, so a client asking for the newest few learns how many there are.
+            let found = journal.matching(session: request.query["session"], path: request.query["path"],
+                                         method: request.query["method"], limit: limit)
             return json(.object(JSONObject([
-                .init(key: "requests", value: .array(entries.map(AdminJSON.entry))),
-                .init(key: "total", value: .number(JSONNumber(entries.count))),
+                .init(key: "requests", value: .array(found.entries.map(AdminJSON.entry))),
+                .init(key: "total", value: .number(JSONNumber(found.total))),
             ])))
         case ("DELETE", "requests"?, 1):
             return deleted(journal.clear(session: request.query["session"]))
@@ -70,20 +74,22 @@ struct AdminRoutes {
             let fields = try body(of: request)
             try AdminJSON.allowOnly(["id", "seed"], in: fields)
             let id = fields["id"]?.stringValue ?? "session-\(journal.nextID())"
-            guard fields["id"] == nil || fields["id"]?.stringValue != nil, !id.isEmpty, id.utf8.count <= 128 else {
-                throw APIError(400, "Invalid 'id' - must be a non-empty string of at most 128 bytes")
+            guard fields["id"] == nil || fields["id"]?.stringValue != nil,
+                  FaultController.problem(withSessionID: id) == nil else {
+                throw APIError(400, "Invalid 'id' - must be a non-empty string of at most \(FaultBook.maximumSessionIDLength) bytes")
             }
             let seed = try fields["seed"].map { value throws(APIError) in try AdminJSON.seed(value) }
             return json(AdminJSON.session(id: id, seed: faults.startSession(id, seed: seed)), status: 201)
         case ("DELETE", "sessions"?, 2):
             let id = segments[1]
-            faults.endSession(id)
-            let rules = faults.removeAll(session: id)
-            let requests = journal.clear(session: id)
+            let ended = faults.end(session: id)
+            guard ended.hadSession || ended.rules > 0 || ended.requests > 0 else {
+                throw APIError(404, "No session '\(id)': no session was started with that id, and no rule or request has it")
+            }
             return json(.object(JSONObject([
                 .init(key: "id", value: .string(id)),
-                .init(key: "rules", value: .number(JSONNumber(rules))),
-                .init(key: "requests", value: .number(JSONNumber(requests))),
+                .init(key: "rules", value: .number(JSONNumber(ended.rules))),
+                .init(key: "requests", value: .number(JSONNumber(ended.requests))),
             ])))
         case ("POST", "reset"?, 1):
             faults.reset()
@@ -141,6 +147,17 @@ struct AdminRoutes {
         } catch {
             throw APIError(400, "Invalid JSON body: expected an object")
         }
+    }
+
+    /// Admin bodies are JSON. A body with no type, a JSON type, or the urlencoded type with JSON in it (what
+    /// `curl -d` sends) is read as JSON; any other declared type is a 415 naming it, as on the public routes.
+    static func checkContentType(of request: HTTPRequest) throws(APIError) {
+        guard let declared = request.headers["Content-Type"] else { return }
+        let type = (declared.split(separator: ";").first.map(String.init) ?? declared).trimmingJSWhitespace().lowercased()
+        if type.isEmpty || type == "application/json" || type.hasSuffix("+json") { return }
+        let firstByte = request.body.first(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) })
+        if type == "application/x-www-form-urlencoded", firstByte == UInt8(ascii: "{") { return }
+        throw APIError(415, "Unsupported Content-Type '\(type)'; the admin API takes application/json bodies")
     }
 
     private func json(_ value: JSONValue, status: Int = 200) -> HTTPResponse {

@@ -1,5 +1,9 @@
 /// The rules, sessions, seeds and rate-limit buckets of one server, as a value: every decision is a mutating
 /// call that returns what to do, so `FaultController` can hold it under one lock and budgets stay exact.
+///
+/// Requests cannot grow it: a session exists only once the admin API or Swift starts it or a rule names it (a
+/// request with any other session id draws from the server's generator), and sessions and buckets are capped,
+/// the least recently used going first.
 struct FaultBook {
     struct StoredRule {
         let id: String
@@ -13,7 +17,10 @@ struct FaultBook {
 
     struct Session {
         var seed: UInt64
+        /// Whether the seed was given, not derived from the server's (a re-seed keeps a given one).
+        var seedWasGiven: Bool
         var generator: SeededGenerator
+        var lastUsed: UInt64
     }
 
     /// Where a request's fault came from.
@@ -30,20 +37,39 @@ struct FaultBook {
         var source: Source
     }
 
+    /// What ending a session removed.
+    struct Ended {
+        var hadSession: Bool
+        var rules: Int
+    }
+
+    /// Session ids longer than this are refused wherever they come from (header, admin API, rule).
+    static let maximumSessionIDLength = 128
+    /// At most this many sessions are kept; starting another forgets the least recently used.
+    static let maximumSessions = 1_000
+    /// At most this many rate-limit buckets are kept (see `consume`).
+    static let maximumBuckets = 1_000
+
     private(set) var rules: [StoredRule] = []
     private(set) var seed: UInt64
+    /// Draws for requests with no session, or with one nobody started.
+    private var shared: SeededGenerator
     private var sessions: [String: Session] = [:]
     private var buckets: [String: TokenBucket] = [:]
     private var nextRuleNumber = 1
+    private var clock: UInt64 = 0
 
     init(seed: UInt64) {
         self.seed = seed
+        shared = SeededGenerator(seed: seed)
     }
 
     mutating func add(_ rule: FaultRule, spec: FaultSpec) -> FaultRuleStatus {
         let stored = StoredRule(id: "rule-\(nextRuleNumber)", rule: rule, spec: spec)
         nextRuleNumber += 1
         rules.append(stored)
+        // A rule for a session makes it: its requests draw from their own generator from now on.
+        if let session = rule.session, sessions[session] == nil { _ = startSession(session, seed: nil) }
         return stored.status
     }
 
@@ -59,12 +85,14 @@ struct FaultBook {
         return before - rules.count
     }
 
-    /// The first eligible rule for `request` fires: it matches, its `after` count is passed, its budget is not
-    /// spent, and the session's generator says yes to its probability.
-    mutating func decide(for request: HTTPRequest, session: String?) -> Decision? {
+    /// The first eligible rule for `request` fires: it matches, it has a directive that can take effect on this
+    /// kind of reply (a stream or not), its `after` count is passed, its budget is not spent, and the session's
+    /// generator says yes to its probability.
+    mutating func decide(for request: HTTPRequest, session: String?, isStream: Bool = false) -> Decision? {
         for index in rules.indices {
             let rule = rules[index].rule
-            guard rule.session == nil || rule.session == session, rule.match.matches(request) else { continue }
+            guard rule.session == nil || rule.session == session, rules[index].spec.canApply(toStream: isStream),
+                  rule.match.matches(request) else { continue }
             rules[index].matched += 1
             guard rules[index].matched > rule.after else { continue }
             if let times = rule.times, rules[index].fired >= times { continue }
@@ -92,78 +120,87 @@ struct FaultBook {
         }
     }
 
-    /// Takes a token from the session's bucket for this limit; nil when allowed, else the seconds to wait.
+    /// The seed stream payloads derive from: the session's, once it was started, else the server's.
+    func payloadSeed(session: String?) -> UInt64 {
+        session.flatMap { sessions[$0]?.seed } ?? seed
+    }
+
+    /// Takes a token from the session's bucket for this limit.
+    ///
+    /// Buckets are made by requests (one per session and spec), so they are capped: at the cap, buckets that have
+    /// refilled go first (a full bucket is the same as a new one), then the least recently used.
     mutating func consume(_ limit: FaultSpec.RateLimit, key: String, session: String?, nowMilliseconds: Double)
-        -> (allowed: Bool, remaining: Int, retryAfterSeconds: Int) {
+        -> TokenBucket.Outcome {
         let bucketKey = (session ?? "") + "\u{0}" + key
+        if buckets[bucketKey] == nil, buckets.count >= FaultBook.maximumBuckets {
+            buckets = buckets.filter { !$0.value.isFull(nowMilliseconds: nowMilliseconds) }
+            while buckets.count >= FaultBook.maximumBuckets,
+                  let oldest = buckets.min(by: { $0.value.lastTaken < $1.value.lastTaken })?.key {
+                buckets.removeValue(forKey: oldest)
+            }
+        }
         var bucket = buckets[bucketKey] ?? TokenBucket(limit: limit, nowMilliseconds: nowMilliseconds)
         let outcome = bucket.take(nowMilliseconds: nowMilliseconds)
         buckets[bucketKey] = bucket
         return outcome
     }
 
+    /// Re-seeds the server: every session's generator starts over, from its given seed or one derived anew.
     mutating func setSeed(_ newSeed: UInt64) {
         seed = newSeed
-        sessions.removeAll()
+        shared = SeededGenerator(seed: newSeed)
+        for (id, session) in sessions {
+            let chosen = session.seedWasGiven ? session.seed : derivedSeed(id)
+            sessions[id] = Session(seed: chosen, seedWasGiven: session.seedWasGiven,
+                                   generator: SeededGenerator(seed: chosen), lastUsed: session.lastUsed)
+        }
     }
 
-    /// Creates (or re-seeds) a session; its generator starts over.
+    /// Creates (or re-seeds) a session; its generator starts over. At the cap, the least recently used goes.
     mutating func startSession(_ id: String, seed sessionSeed: UInt64?) -> UInt64 {
-        var derived = SeededGenerator(seed: seed, stream: id)
-        let chosen = sessionSeed ?? (derived.next() >> 11)
-        sessions[id] = Session(seed: chosen, generator: SeededGenerator(seed: chosen))
+        if sessions[id] == nil, sessions.count >= FaultBook.maximumSessions,
+           let oldest = sessions.min(by: { $0.value.lastUsed < $1.value.lastUsed })?.key {
+            sessions.removeValue(forKey: oldest)
+        }
+        let chosen = sessionSeed ?? derivedSeed(id)
+        clock += 1
+        sessions[id] = Session(seed: chosen, seedWasGiven: sessionSeed != nil, generator: SeededGenerator(seed: chosen),
+                               lastUsed: clock)
         return chosen
     }
 
-    mutating func endSession(_ id: String) -> Bool {
+    /// Forgets a session: its generator, its buckets and its rules.
+    mutating func endSession(_ id: String) -> Ended {
         buckets = buckets.filter { !$0.key.hasPrefix(id + "\u{0}") }
-        return sessions.removeValue(forKey: id) != nil
+        let hadSession = sessions.removeValue(forKey: id) != nil
+        return Ended(hadSession: hadSession, rules: removeAll(session: id))
     }
 
     var sessionSeeds: [(id: String, seed: UInt64)] {
         sessions.map { ($0.key, $0.value.seed) }.sorted { $0.id < $1.id }
     }
 
+    var sessionCount: Int { sessions.count }
+    var bucketCount: Int { buckets.count }
+
     mutating func reset() {
         rules.removeAll()
         sessions.removeAll()
         buckets.removeAll()
+        shared = SeededGenerator(seed: seed)
+    }
+
+    private func derivedSeed(_ id: String) -> UInt64 {
+        var derived = SeededGenerator(seed: seed, stream: id)
+        return derived.next() >> 11
     }
 
     private mutating func withGenerator<T>(session: String?, _ body: (inout SeededGenerator) -> T) -> T {
-        let id = session ?? ""
-        var state = sessions[id] ?? {
-            var derived = SeededGenerator(seed: seed, stream: id)
-            let chosen = id.isEmpty ? seed : (derived.next() >> 11)
-            return Session(seed: chosen, generator: SeededGenerator(seed: chosen))
-        }()
+        guard let id = session, var state = sessions[id] else { return body(&shared) }
+        clock += 1
+        state.lastUsed = clock
         let result = body(&state.generator)
         sessions[id] = state
         return result
-    }
-}
-
-/// A token bucket that refills continuously: `requests` tokens per window.
-struct TokenBucket {
-    let limit: FaultSpec.RateLimit
-    private var tokens: Double
-    private var updatedAt: Double
-
-    init(limit: FaultSpec.RateLimit, nowMilliseconds: Double) {
-        self.limit = limit
-        tokens = Double(limit.requests)
-        updatedAt = nowMilliseconds
-    }
-
-    mutating func take(nowMilliseconds: Double) -> (allowed: Bool, remaining: Int, retryAfterSeconds: Int) {
-        let refillPerMillisecond = Double(limit.requests) / Double(limit.windowMilliseconds)
-        tokens = min(Double(limit.requests), tokens + (nowMilliseconds - updatedAt) * refillPerMillisecond)
-        updatedAt = nowMilliseconds
-        if tokens >= 1 {
-            tokens -= 1
-            return (true, Int(tokens), 0)
-        }
-        let wait = (1 - tokens) / refillPerMillisecond / 1_000
-        return (false, 0, max(1, Int(wait.rounded(.up))))
     }
 }

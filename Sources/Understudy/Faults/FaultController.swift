@@ -11,9 +11,12 @@ public final class FaultController: Sendable {
     private let book: Mutex<FaultBook>
     /// The number of rules, kept beside the book so the hot path of a cached GET reads it without the lock.
     private let ruleCount = Atomic<Int>(0)
+    /// The server's journal, which ending a session clears of that session's requests.
+    private let journal: Journal
 
-    init(seed: UInt64) {
+    init(seed: UInt64, journal: Journal) {
         book = Mutex(FaultBook(seed: seed))
+        self.journal = journal
     }
 
     /// Adds a rule after the existing ones (the first matching rule wins).
@@ -30,6 +33,9 @@ public final class FaultController: Sendable {
         guard (0...1).contains(rule.probability) else {
             throw FaultSpecError(directive: "probability=\(rule.probability)", position: 1,
                                  reason: "probability must be from 0 to 1")
+        }
+        if let session = rule.session, let problem = FaultController.problem(withSessionID: session) {
+            throw FaultSpecError(directive: "session=\(session.prefix(32))", position: 1, reason: problem)
         }
         return changingRules { $0.add(rule, spec: spec) }
     }
@@ -67,18 +73,39 @@ public final class FaultController: Sendable {
     }
 
     /// Starts (or restarts) a session's generator, from its own seed or one derived from the server's.
+    ///
+    /// At most 1,000 sessions are kept (a rule naming a session starts it too); starting one more forgets the
+    /// least recently used one's generator. Requests can only use ids of at most 128 bytes.
     @discardableResult
     public func startSession(_ id: String, seed: UInt64? = nil) -> UInt64 {
         book.withLock { $0.startSession(id, seed: seed) }
     }
 
-    /// Forgets a session's generator and rate-limit buckets (its rules stay until removed).
+    /// Ends a session, as `DELETE /__understudy/sessions/{id}` does: forgets its generator and rate-limit
+    /// buckets, removes its rules and clears its requests from the journal. Returns false when there was
+    /// none of these.
     @discardableResult
     public func endSession(_ id: String) -> Bool {
-        book.withLock { $0.endSession(id) }
+        let ended = end(session: id)
+        return ended.hadSession || ended.rules > 0 || ended.requests > 0
     }
 
-    /// The sessions that have drawn random numbers or were started, with their seeds.
+    /// Ends a session and says what went.
+    func end(session id: String) -> (hadSession: Bool, rules: Int, requests: Int) {
+        let ended = changingRules { $0.endSession(id) }
+        return (ended.hadSession, ended.rules, journal.clear(session: id))
+    }
+
+    /// Why `id` cannot be a session id, or nil when it can.
+    static func problem(withSessionID id: String) -> String? {
+        if id.isEmpty { return "a session id must not be empty" }
+        if id.utf8.count > FaultBook.maximumSessionIDLength {
+            return "a session id must be at most \(FaultBook.maximumSessionIDLength) bytes"
+        }
+        return nil
+    }
+
+    /// The sessions started by the admin API, Swift or a rule that names them, with their seeds.
     public var sessions: [(id: String, seed: UInt64)] {
         book.withLock { $0.sessionSeeds }
     }

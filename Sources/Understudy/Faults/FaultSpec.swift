@@ -20,12 +20,12 @@ public struct FaultSpec: Sendable, Equatable {
     public var malformed: Malformation?
     public var truncation: Truncation?
     public var connection: ConnectionFault?
-    /// Stop accepting connections for this many milliseconds (admin API and Swift only).
-    public var offlineMilliseconds: Int?
     /// Faults for `/products/stream`.
     public var stream = StreamFaults()
     /// The spec, normalised: directives trimmed and joined with `; `.
     public var text: String = ""
+    /// The normalised directives in order, so a reply can report just the ones that took effect.
+    var directives: [Directive] = []
 
     public init() {}
 
@@ -81,8 +81,43 @@ public struct FaultSpec: Sendable, Equatable {
         public init() {}
     }
 
+    /// One directive as normalised (`status=503`), with its lower-case name.
+    struct Directive: Sendable, Equatable {
+        let name: String
+        let text: String
+    }
+
     /// Whether the spec changes anything at all.
     public var isEmpty: Bool { text.isEmpty }
+
+    /// Directives that only `/products/stream` can carry out.
+    static let streamDirectives: Set<String> = ["drop-after", "cut-mid-event", "reset-after", "stall-after",
+                                                "malformed-event", "newline", "chunk"]
+    /// Directives that change a body sent whole: a stream has none, and neither has a HEAD reply or a 204.
+    static let bodyDirectives: Set<String> = ["malformed", "truncate", "truncate-chunked", "rate", "chunks"]
+
+    /// Whether any directive could take effect on a stream (or, with `false`, on any other reply). The parser
+    /// refuses specs that mix stream and body directives, so a spec is for one kind of reply or for both.
+    func canApply(toStream stream: Bool) -> Bool {
+        let onlyElsewhere = stream ? FaultSpec.bodyDirectives : FaultSpec.streamDirectives
+        return directives.contains { !onlyElsewhere.contains($0.name) }
+    }
+
+    /// The normalised text without the directives named in `skipped`: what a reply reports as applied.
+    func text(skipping skipped: Set<String>) -> String {
+        guard !skipped.isEmpty else { return text }
+        return directives.filter { !skipped.contains($0.name) }.map(\.text).joined(separator: "; ")
+    }
+
+    /// The names of this spec's directives that are in `names`.
+    func present(_ names: Set<String>) -> Set<String> {
+        Set(directives.lazy.map(\.name).filter(names.contains))
+    }
+
+    /// `retry-after` as an HTTP-date, in seconds since 1970 (nil when it is a number of seconds, or absent).
+    var retryAfterDate: Double? {
+        retryAfter.flatMap(Timestamp.secondsSince1970(httpDate:))
+    }
 
     /// Whether the reply is decided without routing (status faults and connection faults).
     var replacesReply: Bool { status != nil || connection != nil }
@@ -92,6 +127,5 @@ public struct FaultSpec: Sendable, Equatable {
     var isPlainErrorStatus: Bool {
         guard let status, (400...599).contains(status), status != 429 else { return false }
         return delay == nil && pacing == nil && rateLimit == nil && truncation == nil && connection == nil
-            && offlineMilliseconds == nil
     }
 }

@@ -3,15 +3,19 @@ public enum FaultSpecParser {
     /// The longest spec accepted, so a header cannot make the server do unbounded work.
     public static let maximumLength = 1_024
 
-    /// Parses `text`. `allowOffline` admits `offline=…`, which only the admin API and Swift may use.
+    /// Parses `text`.
+    ///
+    /// A directive that could never change anything is refused as well as a malformed one: one given twice, one
+    /// that clashes with an earlier directive (`status=503; empty`), and `message` or `retry-after` with no status
+    /// to go with.
     /// - Throws: `FaultSpecError` naming the directive, its position and the problem; nothing is half-applied.
-    public static func parse(_ text: String, allowOffline: Bool = false) throws(FaultSpecError) -> FaultSpec {
+    public static func parse(_ text: String) throws(FaultSpecError) -> FaultSpec {
         guard text.utf8.count <= maximumLength else {
             throw FaultSpecError(directive: String(text.prefix(32)) + "…", position: 1,
                                  reason: "the spec is longer than \(maximumLength) bytes")
         }
         var spec = FaultSpec()
-        var normalised: [String] = []
+        var seen: [Written] = []
         var position = 1
         // Split on bytes, not Characters: a combining mark after `;` or `=` would join it into one grapheme and
         // hide the separator, so a value starting with one would not survive its own normalised text.
@@ -29,15 +33,24 @@ public enum FaultSpecParser {
                 name = directive.lowercased()
                 value = nil
             }
-            do {
-                try apply(name: name, value: value, to: &spec, allowOffline: allowOffline)
+            let written = Written(name: name, directive: directive, position: offset)
+            do throws(Problem) {
+                try apply(name: name, value: value, to: &spec)
+                if let earlier = seen.first(where: { $0.name == name }) {
+                    throw Problem("'\(name)' is already given at position \(earlier.position); give each directive once")
+                }
+                if let earlier = seen.first(where: { clash(name, $0.name) != nil }) {
+                    throw Problem("cannot be combined with '\(earlier.directive)' at position \(earlier.position): "
+                                  + (clash(name, earlier.name) ?? ""))
+                }
             } catch {
-                throw FaultSpecError(directive: directive, position: offset, reason: error.reason)
+                throw written.error(error.reason)
             }
-            normalised.append(value.map { "\(name)=\($0)" } ?? name)
+            seen.append(written)
+            spec.directives.append(FaultSpec.Directive(name: name, text: value.map { "\(name)=\($0)" } ?? name))
         }
-        try checkConflicts(spec, normalised: normalised)
-        spec.text = normalised.joined(separator: "; ")
+        try checkCompanions(spec, seen)
+        spec.text = spec.directives.map(\.text).joined(separator: "; ")
         // The normalised text is what X-Understudy-Fault-Applied reports; it must itself be a valid spec.
         guard spec.text.utf8.count <= maximumLength else {
             throw FaultSpecError(directive: String(text.prefix(32)) + "…", position: 1,
@@ -51,7 +64,18 @@ public enum FaultSpecParser {
         init(_ reason: String) { self.reason = reason }
     }
 
-    private static func apply(name: String, value: String?, to spec: inout FaultSpec, allowOffline: Bool) throws(Problem) {
+    /// A directive as written, and where.
+    private struct Written {
+        let name: String
+        let directive: String
+        let position: Int
+
+        func error(_ reason: String) -> FaultSpecError {
+            FaultSpecError(directive: directive, position: position, reason: reason)
+        }
+    }
+
+    private static func apply(name: String, value: String?, to spec: inout FaultSpec) throws(Problem) {
         func required() throws(Problem) -> String {
             guard let value, !value.isEmpty else { throw Problem("'\(name)' needs a value, e.g. \(example(name))") }
             return value
@@ -76,13 +100,14 @@ public enum FaultSpecParser {
             spec.message = try required()
         case "retry-after":
             let text = try required()
-            let isSeconds = text.allSatisfy(\.isNumber)
-            guard text.allSatisfy(\.isASCII), isSeconds || text.contains(" GMT") else {
-                throw Problem("retry-after must be whole seconds or an HTTP-date like 'Wed, 21 Oct 2026 07:28:00 GMT'")
-            }
-            // The 429's reset header adds the seconds to the clock, so they are bounded.
-            if isSeconds, (Int(text) ?? .max) > maximumRetryAfterSeconds {
-                throw Problem("retry-after must be at most \(maximumRetryAfterSeconds) seconds (a year)")
+            if text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+                // The 429's reset header adds the seconds to the clock, so they are bounded.
+                guard (Int(text) ?? .max) <= maximumRetryAfterSeconds else {
+                    throw Problem("retry-after must be at most \(maximumRetryAfterSeconds) seconds (a year)")
+                }
+            } else if Timestamp.secondsSince1970(httpDate: text) == nil {
+                throw Problem("retry-after must be whole seconds or an HTTP-date like 'Wed, 21 Oct 2026 07:28:00 GMT'"
+                              + " (IMF-fixdate: the right weekday, two-digit day, English month, GMT)")
             }
             spec.retryAfter = text
         case "rate-limit":
@@ -126,10 +151,9 @@ public enum FaultSpecParser {
             try flag()
             spec.connection = .garbage
         case "offline":
-            guard allowOffline else {
-                throw Problem("offline can only be set through the admin API or from Swift, not per request")
-            }
-            spec.offlineMilliseconds = try Durations.milliseconds(try required(), maximum: 600_000)
+            // Going offline is a server-wide state, not something one request can ask for.
+            throw Problem("offline is not a per-request directive; take the server offline with "
+                          + "POST /__understudy/offline {\"seconds\": 5} or, from Swift, server.goOffline(for:)")
         case "drop-after": spec.stream.dropAfter = try count(name, try required())
         case "cut-mid-event": spec.stream.cutMidEvent = try count(name, try required())
         case "reset-after": spec.stream.resetAfter = try count(name, try required())
@@ -153,21 +177,64 @@ public enum FaultSpecParser {
         return value
     }
 
-    private static func checkConflicts(_ spec: FaultSpec, normalised: [String]) throws(FaultSpecError) {
-        let connectionDirectives = ["empty", "reset", "hang", "garbage"]
-        let used = normalised.map { $0.split(separator: "=").first.map(String.init) ?? $0 }
-        let connections = used.filter { connectionDirectives.contains($0) }
-        if connections.count > 1 || (spec.connection != nil && (spec.status != nil || spec.truncation != nil)) {
-            let clash = used.filter { connectionDirectives.contains($0) || ["status", "truncate", "truncate-chunked"].contains($0) }
-            throw FaultSpecError(directive: clash.joined(separator: "; "), position: 1,
-                                 reason: "these directives cannot be combined: each decides the whole reply")
+    /// What each directive does to the reply, for telling which pairs cannot both take effect.
+    private enum Role: Equatable {
+        case connection, status, truncation, pacing, malformed, expireToken, stream, other
+
+        init(_ name: String) {
+            switch name {
+            case "empty", "reset", "hang", "garbage": self = .connection
+            case "status": self = .status
+            case "truncate", "truncate-chunked": self = .truncation
+            case "rate", "chunks": self = .pacing
+            case "malformed": self = .malformed
+            case "expire-token": self = .expireToken
+            case _ where FaultSpec.streamDirectives.contains(name): self = .stream
+            default: self = .other
+            }
+        }
+    }
+
+    /// Why directives `name` and `other` cannot both be in one spec, or nil when they can.
+    private static func clash(_ name: String, _ other: String) -> String? {
+        let pair = [Role(name), Role(other)]
+        if pair.contains(.connection), !pair.contains(.other) {
+            return "each decides the whole reply"
+        }
+        if pair.contains(.status), [.truncation, .malformed, .expireToken, .stream].contains(where: pair.contains) {
+            return "status replaces the reply, so the other would change nothing"
+        }
+        if pair.contains(.stream), [.truncation, .pacing, .malformed].contains(where: pair.contains) {
+            return "one applies only to /products/stream, the other only to a body sent whole"
+        }
+        if pair == [.truncation, .pacing] || pair == [.pacing, .truncation] || pair == [.truncation, .truncation]
+            || pair == [.pacing, .pacing] {
+            return "only one of them can decide how the body is sent"
+        }
+        return nil
+    }
+
+    /// `message` and `retry-after` only shape a status reply: alone they would change nothing.
+    private static func checkCompanions(_ spec: FaultSpec, _ seen: [Written]) throws(FaultSpecError) {
+        if let message = seen.first(where: { $0.name == "message" }) {
+            if spec.status == nil, spec.rateLimit == nil {
+                throw message.error("'message' needs status=CODE (or rate-limit=…) to go with: on its own it changes nothing")
+            }
+            if spec.status == 204 { throw message.error("a 204 has no body, so 'message' would change nothing") }
+        }
+        if let retryAfter = seen.first(where: { $0.name == "retry-after" }) {
+            if spec.status == nil {
+                throw retryAfter.error("'retry-after' needs status=CODE to go with: on its own it changes nothing"
+                                       + " (a rate-limit sets its own Retry-After)")
+            }
+            if spec.status == 204 { throw retryAfter.error("a 204 carries no Retry-After, so 'retry-after' would change nothing") }
         }
     }
 
     static let maximumRetryAfterSeconds = 31_536_000
 
     static let known = ["delay", "rate", "chunks", "status", "message", "retry-after", "rate-limit", "expire-token",
-                        "malformed", "truncate", "truncate-chunked", "empty", "reset", "hang", "garbage", "offline",
+                        "malformed", "truncate", "truncate-chunked", "empty", "reset", "hang", "garbage",
                         "drop-after", "cut-mid-event", "reset-after", "stall-after", "malformed-event", "newline", "chunk"]
 
     private static func example(_ name: String) -> String {
@@ -176,7 +243,6 @@ public enum FaultSpecParser {
         case "rate": "rate=2kB/s"
         case "chunks": "chunks=10/2s"
         case "rate-limit": "rate-limit=5/10s"
-        case "offline": "offline=2s"
         case "truncate": "truncate=512 or truncate=50%"
         default: "\(name)=3"
         }

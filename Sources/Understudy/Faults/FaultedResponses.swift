@@ -6,10 +6,12 @@ enum FaultedResponses {
         var response = HTTPResponse.message(spec.message ?? defaultMessage(for: code), status: code)
         if let retryAfter = spec.retryAfter { response.headers.add("Retry-After", retryAfter) }
         if code == 429 {
+            // The reset is when the client may try again: the Retry-After date itself, or that many seconds on.
             let wait = spec.retryAfter.flatMap(Int.init) ?? Int(RateLimitWindow.windowSeconds)
+            let reset = spec.retryAfterDate.map { Int($0) } ?? Int(nowSeconds.rounded(.up)) + wait
             response.headers.add("X-RateLimit-Limit", String(spec.rateLimit?.requests ?? RateLimitWindow.limit))
             response.headers.add("X-RateLimit-Remaining", "0")
-            response.headers.add("X-RateLimit-Reset", String(Int(nowSeconds.rounded(.up)) + wait))
+            response.headers.add("X-RateLimit-Reset", String(reset))
         }
         return response
     }

@@ -21,6 +21,8 @@ struct ReplyPlan {
     var incoming: HTTPRequest
     var session: String?
     var fault: FaultSpec?
+    /// The directives of `fault` that took effect, as `X-Understudy-Fault-Applied` reports them (nil: none did).
+    var applied: String?
     var ruleID: String?
     var startedAt: Double
     var arrivedAt: Double

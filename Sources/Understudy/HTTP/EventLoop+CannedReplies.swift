@@ -26,6 +26,9 @@ extension EventLoop {
             }
             field = current.pointee.next.tqe_next
         }
+        // An empty fault header asks for nothing; a session id too long to be one gets the pipeline's 400.
+        if let value = faultValue, value.pointee == 0 { faultValue = nil }
+        if let sessionValue, strlen(sessionValue) > FaultBook.maximumSessionIDLength { return false }
         let target = String(cString: uri)
         if target.utf8.starts(with: AdminRoutes.prefix.utf8) { return false }
         let reply: CannedReply

@@ -23,7 +23,7 @@ extension EventLoop {
                 close(task, reset: true)
             }
         case .hang:
-            record(task)
+            // Journaled when the connection closes, so its duration says how long the client was held.
             watchForDeparture(task)
         case .garbage:
             if let bufferEvent = task.bufferEvent {
@@ -224,7 +224,7 @@ extension EventLoop {
             id: journal.nextID(), time: plan.arrivedAt, session: plan.session, method: plan.incoming.method,
             path: String(plan.incoming.path), query: plan.incoming.rawQuery.map(String.init) ?? "",
             headers: plan.incoming.headers, bodySize: plan.incoming.body.count, rule: plan.ruleID,
-            fault: plan.fault?.text, status: status, bytesWritten: bytesWritten,
+            fault: plan.applied, status: status, bytesWritten: bytesWritten,
             firstByteMilliseconds: firstByteAt.map { $0 - plan.startedAt }, durationMilliseconds: now - plan.startedAt))
         log(plan, status: status)
     }
@@ -232,7 +232,7 @@ extension EventLoop {
     func log(_ plan: ReplyPlan, status: Int) {
         configuration.requestLog?(RequestLogEntry(
             method: plan.incoming.method, target: plan.incoming.target, status: status,
-            durationMilliseconds: EventLoop.monotonicMilliseconds() - plan.startedAt, fault: plan.fault?.text))
+            durationMilliseconds: EventLoop.monotonicMilliseconds() - plan.startedAt, fault: plan.applied))
     }
 }
 

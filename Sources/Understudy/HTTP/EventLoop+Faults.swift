@@ -12,9 +12,15 @@ extension EventLoop {
         let session = incoming.headers[EventLoop.sessionHeader].flatMap { $0.isEmpty ? nil : $0 }
         var plan = ReplyPlan(response: HTTPResponse(status: 200), incoming: incoming, session: session,
                              startedAt: startedAt, arrivedAt: configuration.clock())
+        if let session, let problem = FaultController.problem(withSessionID: session) {
+            plan.session = nil  // not kept in the journal either
+            plan.response = APIError(400, "Invalid '\(EventLoop.sessionHeader)' - \(problem)").response
+            return plan
+        }
+        let isStream = isStreamRequest(incoming)
         let decision: FaultBook.Decision?
         do {
-            decision = try chooseFault(for: incoming, session: session)
+            decision = try chooseFault(for: incoming, session: session, isStream: isStream)
         } catch {
             plan.response = APIError(400, error.description).response
             return plan
@@ -29,16 +35,26 @@ extension EventLoop {
         if let delay = spec.delay {
             plan.delayMilliseconds = faults.withBook { $0.delay(in: delay, session: session) }
         }
-
+        // Directives that cannot act on this reply are left out of what it reports as applied.
+        var skipped = spec.present(isStream ? FaultSpec.bodyDirectives : FaultSpec.streamDirectives)
+        var bucketHeaders: [(String, String)] = []
         if let limit = spec.rateLimit {
             let now = EventLoop.monotonicMilliseconds()
             let outcome = faults.withBook { $0.consume(limit, key: spec.text, session: session, nowMilliseconds: now) }
+            let resetsAt = Int(configuration.clock().rounded(.up)) + outcome.resetsInSeconds
             guard outcome.allowed else {
                 plan.response = FaultedResponses.rateLimited(limit: limit, retryAfterSeconds: outcome.retryAfterSeconds,
                                                              nowSeconds: configuration.clock(), spec: spec)
-                plan.response.headers.add(EventLoop.faultAppliedHeader, spec.text)
+                plan.applied = spec.text(skipping: Set(spec.directives.map(\.name)).subtracting(["delay", "rate-limit", "message"]))
+                plan.response.headers.add(EventLoop.faultAppliedHeader, plan.applied ?? spec.text)
                 return plan
             }
+            // An allowed reply reports the bucket it was counted in, not DummyJSON's window; a `message` meant for
+            // the bucket's 429 did nothing to it.
+            if spec.status == nil, spec.message != nil { skipped.insert("message") }
+            bucketHeaders = [("X-RateLimit-Limit", String(limit.requests)),
+                             ("X-RateLimit-Remaining", String(outcome.remaining)),
+                             ("X-RateLimit-Reset", String(resetsAt))]
         }
         if let status = spec.status {
             plan.response = FaultedResponses.status(status, spec: spec, nowSeconds: configuration.clock())
@@ -46,35 +62,57 @@ extension EventLoop {
             plan.response = APIError(401, "Token Expired!").response
             Cookies.clearTokens(in: &plan.response.headers)
         } else {
+            if spec.expireToken { skipped.insert("expire-token") }
             route(incoming, into: &plan)
         }
-        plan.response.headers.add(EventLoop.faultAppliedHeader, spec.text)
-        if let malformation = spec.malformed, (200..<300).contains(plan.response.status) {
+        if plan.response.headers["X-RateLimit-Limit"] == nil {
+            for (name, value) in bucketHeaders { plan.response.headers.add(name, value) }
+        }
+        let sendsBody = plan.response.body.count > 0 && incoming.method != "HEAD" && plan.delivery == .whole
+        if !sendsBody { skipped.formUnion(spec.present(FaultSpec.bodyDirectives)) }
+        if spec.malformed != nil, !(200..<300).contains(plan.response.status) { skipped.insert("malformed") }
+        let applied = spec.text(skipping: skipped)
+        plan.applied = applied.isEmpty ? nil : applied
+        if let applied = plan.applied { plan.response.headers.add(EventLoop.faultAppliedHeader, applied) }
+        if let malformation = spec.malformed, !skipped.contains("malformed") {
             corrupt(&plan.response, malformation)
         }
-        switch (spec.connection, spec.truncation, spec.pacing) {
+        let bodyLength = plan.response.body.count
+        switch (spec.connection, sendsBody ? spec.truncation : nil, sendsBody ? spec.pacing : nil) {
         case (.empty?, _, _): plan.delivery = .empty
         case (.reset(let afterHeaders)?, _, _): plan.delivery = .reset(afterHeaders: afterHeaders)
         case (.hang?, _, _): plan.delivery = .hang
         case (.garbage?, _, _): plan.delivery = .garbage
-        case (nil, .bytes(let count)?, _): plan.delivery = .truncated(bytes: min(count, plan.response.body.count))
-        case (nil, .percent(let percent)?, _): plan.delivery = .truncated(bytes: plan.response.body.count * percent / 100)
+        // A truncated body always misses at least its last byte: truncate means the body is incomplete.
+        case (nil, .bytes(let count)?, _): plan.delivery = .truncated(bytes: min(count, bodyLength - 1))
+        case (nil, .percent(let percent)?, _): plan.delivery = .truncated(bytes: bodyLength * percent / 100)
         case (nil, .chunked?, _): plan.delivery = .truncatedChunked
-        case (nil, nil, let pacing?): if case .stream = plan.delivery {} else { plan.delivery = .paced(pacing) }
+        case (nil, nil, let pacing?): plan.delivery = .paced(pacing)
         default: break
         }
         return plan
     }
 
-    /// The header wins over the query; both win over rules. A bad spec is the client's error (400).
-    private func chooseFault(for incoming: HTTPRequest, session: String?) throws(FaultSpecError) -> FaultBook.Decision? {
+    /// The header wins over the query; both win over rules. A bad spec is the client's error (400); an empty one
+    /// (`X-Understudy-Fault:` with nothing after it, `_fault=`) is as good as none.
+    private func chooseFault(for incoming: HTTPRequest, session: String?, isStream: Bool) throws(FaultSpecError)
+        -> FaultBook.Decision? {
         if let header = incoming.headers[EventLoop.faultHeader] {
-            return FaultBook.Decision(spec: try parsedSpec(header), source: .header)
+            let spec = try parsedSpec(header)
+            if !spec.isEmpty { return FaultBook.Decision(spec: spec, source: .header) }
         }
         if let query = incoming.query["_fault"] {
-            return FaultBook.Decision(spec: try parsedSpec(query), source: .query)
+            let spec = try parsedSpec(query)
+            if !spec.isEmpty { return FaultBook.Decision(spec: spec, source: .query) }
         }
-        return faults.withBook { $0.decide(for: incoming, session: session) }
+        return faults.withBook { $0.decide(for: incoming, session: session, isStream: isStream) }
+    }
+
+    /// Whether the request carries a fault spec that is not blank (the only kind the admin token guards).
+    static func asksForFault(_ incoming: HTTPRequest) -> Bool {
+        [incoming.headers[faultHeader], incoming.query["_fault"]].contains { value in
+            value.map { !$0.trimmingJSWhitespace().isEmpty } ?? false
+        }
     }
 
     /// Per-request specs repeat (a test sends the same header again and again), so parsed ones are kept.
@@ -89,6 +127,9 @@ extension EventLoop {
     private func route(_ incoming: HTTPRequest, into plan: inout ReplyPlan) {
         if let stream = streamPlan(for: incoming, fault: plan.fault, session: plan.session) {
             switch stream {
+            case .success(let streamPlan) where streamPlan.isComplete:
+                // Nothing is left to send: 204 is what tells an EventSource to stop reconnecting.
+                plan.response = HTTPResponse(status: 204)
             case .success(let streamPlan):
                 plan.response = streamPlan.head
                 if incoming.method == "GET" { plan.delivery = .stream(streamPlan) }

@@ -29,8 +29,7 @@ extension EventLoop {
             return
         }
         var plan: ReplyPlan
-        let asksForFault = incoming.headers[EventLoop.faultHeader] != nil || incoming.query["_fault"] != nil
-        if asksForFault, let refusal = remoteControl.refusal(for: incoming, admin: false) {
+        if EventLoop.asksForFault(incoming), let refusal = remoteControl.refusal(for: incoming, admin: false) {
             plan = ReplyPlan(response: refusal.response, incoming: incoming, startedAt: startedAt, arrivedAt: configuration.clock())
         } else {
             plan = self.plan(for: incoming, startedAt: startedAt)

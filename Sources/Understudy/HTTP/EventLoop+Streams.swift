@@ -1,9 +1,15 @@
 extension EventLoop {
-    /// The stream plan when `incoming` asks for `/products/stream`; nil for every other route.
-    func streamPlan(for incoming: HTTPRequest, fault: FaultSpec?, session: String?) -> Result<StreamPlan, APIError>? {
+    /// Whether `incoming` asks for `/products/stream` (or an alias of it).
+    func isStreamRequest(_ incoming: HTTPRequest) -> Bool {
         var path = incoming.path
         if path.hasPrefix("/auth/") { path = path.dropFirst("/auth".count) }
-        guard path == "/products/stream" || path == "/product/stream" else { return nil }
+        return path == "/products/stream" || path == "/product/stream"
+    }
+
+    /// The stream plan when `incoming` asks for `/products/stream`; nil for every other route.
+    func streamPlan(for incoming: HTTPRequest, fault: FaultSpec?, session: String?) -> Result<StreamPlan, APIError>? {
+        guard isStreamRequest(incoming) else { return nil }
+        let path = incoming.path.hasPrefix("/auth/") ? incoming.path.dropFirst("/auth".count) : incoming.path
         guard incoming.method == "GET" || incoming.method == "HEAD" else {
             return .failure(router.methodNotAllowed(incoming, allowed: ["GET"]))
         }
@@ -13,8 +19,9 @@ extension EventLoop {
             guard configuration.catalog.productCount > 0 else {
                 throw APIError(404, "No products to stream: the catalogue is empty")
             }
-            return .success(try StreamPlan.parse(incoming, faults: fault?.stream ?? FaultSpec.StreamFaults(),
-                                                 seed: faults.seed))
+            // A started session's seed, so parallel tests with their own seeds get their own payloads.
+            let seed = faults.withBook { $0.payloadSeed(session: session) }
+            return .success(try StreamPlan.parse(incoming, faults: fault?.stream ?? FaultSpec.StreamFaults(), seed: seed))
         } catch {
             return .failure(error)
         }

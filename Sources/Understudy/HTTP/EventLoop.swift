@@ -27,9 +27,8 @@ final class EventLoop: @unchecked Sendable {
     let remoteControl: RemoteControlPolicy
     /// Replies that outlive their callback (paced, broken, hung, streamed), keyed by identity.
     var tasks: [ObjectIdentifier: ConnectionTask] = [:]
-    /// Stream events by id, for the current seed (see `eventBytes`).
-    var eventCache: [Int: SharedEvent] = [:]
-    var eventCacheSeed: UInt64 = 0
+    /// Stream events by seed and id (see `eventBytes`).
+    var eventCache: [EventKey: SharedEvent] = [:]
     /// Fault specs sent per request, parsed once (see `parsedSpec`).
     var specCache: [String: FaultSpec] = [:]
     /// Replies to fault headers that ask only for an error status, by header text (see `cannedFault`).

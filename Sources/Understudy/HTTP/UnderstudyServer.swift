@@ -45,6 +45,9 @@ public final class UnderstudyServer: Sendable {
         public var adminToken: String?
         /// How many requests the journal keeps.
         public var journalCapacity = 10_000
+        /// How many bytes of requests (headers, path, query, …) the journal keeps; the oldest go first past it.
+        /// Header values are kept up to 4 KiB each, so one entry cannot hold a whole 64 KiB head.
+        public var journalByteLimit = 32 << 20
         /// The clock tokens and timestamps use, as seconds since 1970 (replaceable in tests).
         public var clock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
 
@@ -85,7 +88,8 @@ public final class UnderstudyServer: Sendable {
     /// Binds, then serves on a new event-loop thread.
     /// - Throws: `ServerError` when the address cannot be bound (e.g. the port is in use).
     public static func start(_ configuration: Configuration = Configuration()) throws(ServerError) -> UnderstudyServer {
-        let faults = FaultController(seed: configuration.seed)
+        let journal = Journal(capacity: configuration.journalCapacity, byteLimit: configuration.journalByteLimit)
+        let faults = FaultController(seed: configuration.seed, journal: journal)
         for rule in configuration.rules {
             do {
                 try faults.add(rule)
@@ -93,8 +97,7 @@ public final class UnderstudyServer: Sendable {
                 throw ServerError(kind: .invalidConfiguration, description: error.description)
             }
         }
-        let loop = try EventLoop(configuration: configuration, faults: faults,
-                                 journal: Journal(capacity: configuration.journalCapacity))
+        let loop = try EventLoop(configuration: configuration, faults: faults, journal: journal)
         loop.run()
         return UnderstudyServer(loop: loop, host: configuration.host)
     }

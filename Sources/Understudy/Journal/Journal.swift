@@ -1,71 +1,122 @@
 import Synchronization
 
-/// Every request a server answered, newest last, in a bounded ring; safe to read from any thread.
+/// Every request a server answered, newest last, bounded by entries and by bytes; safe to read from any thread.
+///
+/// Each entry keeps the request's headers, so a head of 64 KiB would otherwise be kept 10,000 times over: header
+/// values past `maximumHeaderValueBytes` are cut (ending in `…`), and once the entries take more than
+/// `byteLimit`, the oldest are dropped as when there are more than `capacity`.
 ///
 /// ```swift
 /// #expect(server.journal.entries(path: "/products/1").count == 3)
 /// ```
 public final class Journal: Sendable {
-    private struct Ring {
-        var entries: [JournalEntry] = []
-        var start = 0
+    private struct Store {
+        /// Oldest first from `head` on; dropped entries are set to nil at once, so their headers are freed.
+        var entries: [JournalEntry?] = []
+        var sizes: [Int] = []
+        var head = 0
+        var bytes = 0
         var nextID = 1
+
+        var count: Int { entries.count - head }
+
+        var live: [JournalEntry] { entries[head...].compactMap { $0 } }
+
+        mutating func dropOldest() {
+            bytes -= sizes[head]
+            entries[head] = nil
+            head += 1
+            // Compacted once half the array is dropped slots, so each append costs O(1) on average.
+            if head >= 64, head * 2 >= entries.count {
+                entries.removeFirst(head)
+                sizes.removeFirst(head)
+                head = 0
+            }
+        }
+
+        mutating func replace(with kept: [JournalEntry]) {
+            entries = kept
+            sizes = kept.map(Journal.size(of:))
+            bytes = sizes.reduce(0, +)
+            head = 0
+        }
     }
 
     /// How many entries are kept; older ones are dropped first.
     public let capacity: Int
-    private let ring = Mutex(Ring())
+    /// About how many bytes the entries may take; older ones are dropped first.
+    public let byteLimit: Int
+    /// Header values are kept up to this many bytes.
+    public static let maximumHeaderValueBytes = 4_096
+    private let store = Mutex(Store())
 
-    init(capacity: Int) {
+    init(capacity: Int, byteLimit: Int = 32 << 20) {
         self.capacity = max(1, capacity)
+        self.byteLimit = max(1, byteLimit)
     }
 
     func nextID() -> Int {
-        ring.withLock { state in
+        store.withLock { state in
             defer { state.nextID += 1 }
             return state.nextID
         }
     }
 
     func record(_ entry: JournalEntry) {
-        ring.withLock { state in
-            if state.entries.count < capacity {
-                state.entries.append(entry)
-            } else {
-                state.entries[state.start] = entry
-                state.start = (state.start + 1) % capacity
-            }
+        let kept = entry.headers.contains(where: { $0.value.utf8.count > Journal.maximumHeaderValueBytes })
+            ? entry.cuttingHeaderValues(to: Journal.maximumHeaderValueBytes) : entry
+        let size = Journal.size(of: kept)
+        store.withLock { state in
+            state.entries.append(kept)
+            state.sizes.append(size)
+            state.bytes += size
+            while state.count > capacity || (state.bytes > byteLimit && state.count > 1) { state.dropOldest() }
         }
     }
 
     /// Entries in arrival order (a stream or a hung request is recorded when the server is done with it, but sorts
     /// by when it arrived), filtered by any of session, exact path and method, at most `limit` (the newest).
     public func entries(session: String? = nil, path: String? = nil, method: String? = nil, limit: Int? = nil) -> [JournalEntry] {
-        let all = ring.withLock { state in
-            Array(state.entries[state.start...] + state.entries[..<state.start])
-        }
+        matching(session: session, path: path, method: method, limit: limit).entries
+    }
+
+    /// The entries `entries(…)` returns, and how many matched before `limit` kept the newest.
+    func matching(session: String?, path: String?, method: String?, limit: Int?) -> (entries: [JournalEntry], total: Int) {
+        let all = store.withLock { $0.live }
         let matching = all.filter { entry in
             (session == nil || entry.session == session) && (path == nil || entry.path == path)
                 && (method == nil || entry.method == method?.uppercased())
         }.sorted { ($0.time, $0.id) < ($1.time, $1.id) }
-        guard let limit, limit >= 0 else { return matching }
-        return Array(matching.suffix(limit))
+        guard let limit, limit >= 0 else { return (matching, matching.count) }
+        return (Array(matching.suffix(limit)), matching.count)
     }
 
     /// How many entries there are now.
     public var count: Int {
-        ring.withLock { $0.entries.count }
+        store.withLock { $0.count }
+    }
+
+    /// About how many bytes the entries take now (the figure `byteLimit` bounds).
+    public var byteCount: Int {
+        store.withLock { $0.bytes }
     }
 
     /// Forgets every entry, or one session's; returns how many went.
     @discardableResult
     public func clear(session: String? = nil) -> Int {
-        ring.withLock { state in
-            let ordered = Array(state.entries[state.start...] + state.entries[..<state.start])
+        store.withLock { state in
+            let ordered = state.live
             let kept = session == nil ? [] : ordered.filter { $0.session != session }
-            state.entries = kept
-            state.start = 0
+            state.replace(with: kept)
             return ordered.count - kept.count
         }
+    }
+
+    /// An entry's weight against `byteLimit`: its strings, plus a fixed share for the rest of it.
+    static func size(of entry: JournalEntry) -> Int {
+        var bytes = 160 + entry.method.utf8.count + entry.path.utf8.count + entry.query.utf8.count
+            + (entry.session?.utf8.count ?? 0) + (entry.rule?.utf8.count ?? 0) + (entry.fault?.utf8.count ?? 0)
+        for field in entry.headers { bytes += 32 + field.name.utf8.count + field.value.utf8.count }
+        return bytes
     }
 }

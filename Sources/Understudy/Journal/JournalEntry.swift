@@ -11,11 +11,12 @@ public struct JournalEntry: Sendable {
     public let path: String
     /// The raw query, without `?` (empty when none).
     public let query: String
+    /// The request's headers; a value over `Journal.maximumHeaderValueBytes` is cut and ends in `…`.
     public let headers: HTTPHeaders
     public let bodySize: Int
     /// The id of the rule that fired, if one did.
     public let rule: String?
-    /// The fault applied (normalised spec), if any.
+    /// The fault directives that took effect (normalised, as `X-Understudy-Fault-Applied` said), if any did.
     public let fault: String?
     /// The status sent, or 0 when no status line was sent (empty, reset, hang, garbage).
     public let status: Int
@@ -28,4 +29,28 @@ public struct JournalEntry: Sendable {
 
     /// The `Authorization` header it carried.
     public var authorization: String? { headers["Authorization"] }
+}
+
+extension JournalEntry {
+    /// The same entry with every header value longer than `limit` bytes cut to about that (on a character
+    /// boundary) and ended with `…`, so the journal can say what was sent without keeping all of it.
+    func cuttingHeaderValues(to limit: Int) -> JournalEntry {
+        var cut = HTTPHeaders()
+        cut.reserveCapacity(headers.fields.count)
+        for field in headers {
+            guard field.value.utf8.count > limit else {
+                cut.add(field.name, field.value)
+                continue
+            }
+            let bytes = Array(field.value.utf8)
+            var end = limit
+            // Back off while the first byte left out continues a character, so the kept part is whole UTF-8.
+            while end > 0, bytes[end] & 0xC0 == 0x80 { end -= 1 }
+            cut.add(field.name, String(decoding: bytes[..<end], as: UTF8.self) + "…")
+        }
+        return JournalEntry(id: id, time: time, session: session, method: method, path: path, query: query,
+                            headers: cut, bodySize: bodySize, rule: rule, fault: fault, status: status,
+                            bytesWritten: bytesWritten, firstByteMilliseconds: firstByteMilliseconds,
+                            durationMilliseconds: durationMilliseconds)
+    }
 }

@@ -24,10 +24,11 @@ final class EventStream {
         nextHeartbeatAt = plan.heartbeatMilliseconds.map { now + Double($0) }
     }
 
-    /// The opening `retry:` field, written as soon as the stream starts.
+    /// The opening `retry:` field, written as soon as the stream starts (a stream the client already has whole
+    /// never starts: it is answered 204). `stall-after=0` stalls right after it.
     func start(_ task: ConnectionTask, loop: EventLoop) {
         emit("retry: \(plan.retryMilliseconds)\n\n", task, loop)
-        if let last = plan.lastEventID, nextID > last { after(task) { [weak self] in self?.end($0) } }
+        if plan.faults.stallAfter == 0 { stalled = true }
     }
 
     /// Runs on the stream's timer: sends what is due, and says when to run next (nil: not until something else
@@ -48,6 +49,8 @@ final class EventStream {
             closing(task)
             return nil
         }
+        // A stall keeps the connection and sends nothing more, once what was queued before it is out.
+        if stalled { return nil }
         if now >= nextEventAt {
             nextEventAt += Double(plan.intervalMilliseconds)
             sendEvent(task, loop)
@@ -60,8 +63,9 @@ final class EventStream {
 
     /// Milliseconds until the next event, heartbeat or dripped byte is due.
     func nextWake(now: Double) -> Double? {
-        if handedOff || stalled { return nil }
+        if handedOff { return nil }
         if !outbox.isEmpty || closingAfterOutbox != nil { return 1 }
+        if stalled { return nil }
         let due = min(nextEventAt, nextHeartbeatAt ?? .infinity)
         return max(0, due - now)
     }
@@ -91,7 +95,8 @@ final class EventStream {
 
         if faults.cutMidEvent == number {
             let cut = event.utf8.count - data.utf8.count / 2 - 3
-            emit(String(decoding: Array(event.utf8).prefix(cut), as: UTF8.self), task, loop, raw: true)
+            // Cut as bytes: decoding the cut back into a String could turn a split character into U+FFFD.
+            emit(Array(event.utf8).prefix(cut), task, loop)
             after(task) { loop.closeWhenFlushed($0, reset: false) }
             return
         }
@@ -113,8 +118,9 @@ final class EventStream {
         }
     }
 
-    /// `{"id", "price", "stock", "updatedAt"}` for event `id`: the same bytes for the same seed and id on every
-    /// connection, so a resumed stream neither repeats nor skips.
+    /// `{"id", "price", "stock", "updatedAt", "note"}` for event `id`: the same bytes for the same seed and id on
+    /// every connection, so a resumed stream neither repeats nor skips. The note has an em dash, so `chunk=1`
+    /// splits a multi-byte UTF-8 character as it does CRLF.
     func payload(for id: Int) -> [UInt8] {
         var generator = SeededGenerator(seed: plan.seed, stream: "event-\(id)")
         let product = catalog.products[Int(generator.next() % UInt64(max(1, catalog.productCount)))]
@@ -130,13 +136,28 @@ final class EventStream {
         writer.write(int: stock)
         writer.writeRaw(",\"updatedAt\":")
         writer.write(string: Timestamp.iso8601(1_746_006_062.053 + Double(id)))
+        writer.writeRaw(",\"note\":")
+        writer.write(string: EventStream.note(stock: stock))
         writer.writeRaw("}")
         return writer.bytes
     }
 
+    /// What a shop would say about `stock`.
+    static func note(stock: Int) -> String {
+        switch stock {
+        case 0: "Sold out — back soon"
+        case 1..<10: "Only \(stock) left — order soon"
+        default: "In stock — ships today"
+        }
+    }
+
     /// Writes `text` with the stream's line endings, all at once or dripped `chunk` bytes per tick.
-    private func emit(_ text: String, _ task: ConnectionTask, _ loop: EventLoop, raw: Bool = false) {
-        var bytes = Array(text.utf8)
+    private func emit(_ text: String, _ task: ConnectionTask, _ loop: EventLoop) {
+        emit(Array(text.utf8)[...], task, loop)
+    }
+
+    private func emit(_ written: ArraySlice<UInt8>, _ task: ConnectionTask, _ loop: EventLoop) {
+        var bytes = Array(written)
         if let newline = plan.faults.newline, newline != "lf" {
             let ending: [UInt8] = newline == "crlf" ? [13, 10] : [13]
             bytes = bytes.flatMap { $0 == 10 ? ending : [$0] }

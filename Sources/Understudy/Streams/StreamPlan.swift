@@ -16,6 +16,11 @@ struct StreamPlan: Equatable {
     /// The seed event payloads derive from.
     var seed: UInt64 = 0
 
+    /// Whether the client already has every event (`Last-Event-ID` at or past `count`).
+    var isComplete: Bool {
+        lastEventID.map { resumeAfter >= $0 } ?? false
+    }
+
     /// The reply head: 200, `text/event-stream`, no caching.
     var head: HTTPResponse {
         HTTPResponse(status: 200, headers: [

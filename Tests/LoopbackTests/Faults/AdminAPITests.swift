@@ -63,6 +63,10 @@ import Understudy
             #expect((entries.first?["bytesWritten"] as? Int ?? 0) > 1_000)
             let limited = try await client.send("/__understudy/requests?path=/products/2&method=get&limit=1")
             #expect(limited.object["total"] as? Int == 1)
+            // `total` is how many matched, before `limit` kept the newest.
+            let newest = try await client.send("/__understudy/requests?session=j&limit=1")
+            #expect((newest.object["requests"] as? [[String: Any]])?.map { $0["path"] as? String } == ["/products/2"])
+            #expect(newest.object["total"] as? Int == 2)
             let cleared = try await client.send("DELETE", "/__understudy/requests?session=j")
             #expect(cleared.object["deleted"] as? Int == 2)
             let rest = try await client.send("/__understudy/requests")
@@ -110,6 +114,38 @@ import Understudy
             #expect((anonymous.object["id"] as? String)?.hasPrefix("session-") == true)
             #expect((anonymous.object["seed"] as? Int ?? -1) >= 0)
             #expect(try await client.send("/__understudy/requests?limit=-1").status == 400)
+        }
+    }
+
+    @Test(arguments: ["text/plain", "application/xml; charset=utf-8", "multipart/form-data; boundary=x"])
+    func bodiesDeclaredAsAnythingButJSONAre415(type: String) async throws {
+        try await withServer { server, client in
+            for (method, path) in [("POST", "/__understudy/faults"), ("PUT", "/__understudy/seed"), ("POST", "/__understudy/reset")] {
+                let reply = try await client.send(method, path, headers: ["Content-Type": type],
+                                                  body: Data(#"{"fault": "status=503", "seed": 3}"#.utf8))
+                #expect(reply.status == 415)
+                let bare = String(type.split(separator: ";")[0])
+                #expect(reply.message == "Unsupported Content-Type '\(bare)'; the admin API takes application/json bodies")
+            }
+            #expect(server.faults.rules.isEmpty)
+            #expect(server.faults.seed == 1)
+        }
+    }
+
+    @Test func jsonBodiesAreReadWhateverTheirLabel() async throws {
+        try await withServer { _, client in
+            // What `curl -d` sends: JSON labelled as a form.
+            let curl = try await client.send("POST", "/__understudy/faults", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                                             body: Data(#"{"fault": "status=503"}"#.utf8))
+            #expect(curl.status == 201)
+            let form = try await client.send("POST", "/__understudy/faults", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                                             body: Data("fault=status%3D503".utf8))
+            #expect(form.status == 415)
+            let vendor = try await client.send("PUT", "/__understudy/seed", headers: ["Content-Type": "application/vnd.api+json"],
+                                               body: Data(#"{"seed": 5}"#.utf8))
+            #expect(vendor.status == 200)
+            let unlabelled = try await client.send("PUT", "/__understudy/seed", body: Data(#"{"seed": 6}"#.utf8))
+            #expect(unlabelled.status == 200)
         }
     }
 

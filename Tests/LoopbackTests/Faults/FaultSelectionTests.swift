@@ -31,7 +31,12 @@ import Understudy
         ("delay=200ms; status=999", "directive 'status=999' at position 14"),
         ("delay=fast", "'fast' is not a duration"),
         ("reset; hang", "cannot be combined"),
-        ("offline=2s", "only be set through the admin API"),
+        ("offline=2s", "offline is not a per-request directive; take the server offline with POST /__understudy/offline"),
+        ("delay=1s; status=503; empty", "directive 'empty' at position 23: cannot be combined with 'status=503' at position 11"),
+        ("status=500; status=503", "directive 'status=503' at position 13: 'status' is already given at position 1"),
+        ("retry-after=2", "directive 'retry-after=2' at position 1: 'retry-after' needs status=CODE"),
+        ("message=Down", "directive 'message=Down' at position 1: 'message' needs status=CODE"),
+        ("status=503; retry-after=nonsense GMT", "directive 'retry-after=nonsense GMT' at position 13"),
         ("rate=2kB", "a rate is written like 2kB/s"),
     ])
     func badSpecsAre400sNamingTheDirective(spec: String, expected: String) async throws {

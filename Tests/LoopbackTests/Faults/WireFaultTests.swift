@@ -26,6 +26,15 @@ import Understudy
             let half = try exchange(server, "/products/1", fault: "truncate=50%")
             let halfHead = try #require(half.text.components(separatedBy: "\r\n\r\n").first)
             #expect(half.bytes.count == halfHead.utf8.count + 4 + full.body.count / 2)
+
+            // Truncate means incomplete: a count at or past the body's length still leaves the last byte out.
+            for count in [full.body.count, full.body.count + 1, 1_000_000] {
+                let all = try exchange(server, "/products/1", fault: "truncate=\(count)")
+                let allHead = try #require(all.text.components(separatedBy: "\r\n\r\n").first)
+                #expect(RawResponse.contentLength(allHead) == full.body.count)
+                #expect(all.bytes.count == allHead.utf8.count + 4 + full.body.count - 1)
+                #expect(all.ending == .closed)
+            }
         }
     }
 
@@ -74,16 +83,31 @@ import Understudy
                 #expect(result.bytes.isEmpty)
                 #expect(result.ending == .timedOut)
             }
-            let entry = try #require(server.journal.entries(path: "/products/1").last)
-            #expect(entry.fault == "hang")
-            #expect(entry.status == 0)
             var held = 1
             for _ in 0..<30 where held > 0 {
                 try await Task.sleep(for: .milliseconds(100))
                 held = try await client.send("/__understudy/health").object["heldConnections"] as? Int ?? -1
             }
             #expect(held == 0)
+            // Journaled once the client left, with how long it was held (the client waited 1 s).
+            let entry = try #require(server.journal.entries(path: "/products/1").last)
+            #expect(entry.fault == "hang")
+            #expect(entry.status == 0)
+            #expect(entry.durationMilliseconds >= 900)
         }
+    }
+
+    @Test func aHangEndsInTheJournalWhenTheServerStops() async throws {
+        let server = try UnderstudyServer.start()
+        let connection = try RawHTTPConnection(port: server.port, receiveTimeoutSeconds: 3)
+        connection.write("GET /ping HTTP/1.1\r\nHost: localhost\r\nX-Understudy-Fault: hang\r\n\r\n")
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(server.journal.entries(path: "/ping").isEmpty)
+        server.stop()
+        #expect(connection.readUntilEnd().ending == .closed)
+        let entry = try #require(server.journal.entries(path: "/ping").last)
+        #expect(entry.fault == "hang")
+        #expect(entry.durationMilliseconds >= 250)
     }
 
     @Test func delayAndPacingAreTimers() async throws {

@@ -66,7 +66,7 @@ import Understudy
             #expect(stream.body.components(separatedBy: "event: product-update\n").count == 4)
             for data in stream.dataLines {
                 let object = try #require(try JSONSerialization.jsonObject(with: Data(data.utf8)) as? [String: Any])
-                #expect(Set(object.keys) == ["id", "price", "stock", "updatedAt"])
+                #expect(Set(object.keys) == ["id", "price", "stock", "updatedAt", "note"])
             }
             #expect(stream.endedCleanly)
         }
@@ -78,9 +78,16 @@ import Understudy
             let resumed = try open(server, "interval=10&count=5&heartbeat=0", headers: ["Last-Event-ID": "2"])
             #expect(resumed.ids == [3, 4, 5])
             #expect(resumed.dataLines == Array(whole.dataLines.suffix(3)))
-            let done = try open(server, "interval=10&count=5", headers: ["Last-Event-ID": "5"])
-            #expect(done.ids.isEmpty)
-            #expect(done.endedCleanly)
+            // A client that has every event is told to stop with 204, not sent an empty stream to reconnect to.
+            for last in ["5", "7"] {
+                let done = try open(server, "interval=10&count=5", headers: ["Last-Event-ID": last])
+                #expect(done.head.hasPrefix("HTTP/1.1 204 No Content"))
+                #expect(done.ids.isEmpty)
+                #expect(!done.head.contains("text/event-stream"))
+            }
+            let last = try open(server, "interval=10&count=5&heartbeat=0", headers: ["Last-Event-ID": "4"])
+            #expect(last.ids == [5])
+            #expect(last.endedCleanly)
         }
     }
 

@@ -46,6 +46,7 @@ import Testing
     @Test func probabilityDrawsReplayForTheSameSeedAndSession() throws {
         func draws(seed: UInt64, session: String?) throws -> [Bool] {
             var book = FaultBook(seed: seed)
+            if let session { _ = book.startSession(session, seed: nil) }
             try add(&book, FaultRule(fault: "status=500", probability: 0.3))
             return (0..<200).map { _ in book.decide(for: request("/x"), session: session) != nil }
         }
@@ -59,6 +60,8 @@ import Testing
     @Test func sessionsDrawIndependently() {
         var interleaved = FaultBook(seed: 3)
         var alone = FaultBook(seed: 3)
+        for session in ["a", "b"] { _ = interleaved.startSession(session, seed: nil) }
+        _ = alone.startSession("a", seed: nil)
         var mixed: [Double] = []
         for _ in 0..<10 {
             mixed.append(interleaved.draw(session: "a"))
@@ -66,6 +69,84 @@ import Testing
         }
         let solo = (0..<10).map { _ in alone.draw(session: "a") }
         #expect(mixed == solo)
+    }
+
+    /// A session id sent by a request is only a label until the admin API, Swift or a rule starts that session:
+    /// a hostile client sending a new id every time makes the book no bigger.
+    @Test func requestsCannotCreateSessionsOrUnboundedBuckets() throws {
+        var book = FaultBook(seed: 3)
+        try add(&book, FaultRule(fault: "status=500", probability: 0.5))
+        let limit = FaultSpec.RateLimit(requests: 1, windowMilliseconds: 60_000)
+        for index in 0..<3_000 {
+            _ = book.decide(for: request("/x"), session: "hostile-\(index)")
+            _ = book.delay(in: 1...100, session: "hostile-\(index)")
+            _ = book.consume(limit, key: "rate-limit=1/60s", session: "hostile-\(index)", nowMilliseconds: Double(index))
+        }
+        #expect(book.sessionCount == 0)
+        #expect(book.bucketCount == FaultBook.maximumBuckets)
+        // The newest bucket survived the evictions: its session is still limited.
+        #expect(!book.consume(limit, key: "rate-limit=1/60s", session: "hostile-2999", nowMilliseconds: 3_000).allowed)
+    }
+
+    @Test func unstartedSessionsDrawFromTheServersGenerator() {
+        var labelled = FaultBook(seed: 3)
+        var plain = FaultBook(seed: 3)
+        #expect((0..<5).map { _ in labelled.draw(session: "label") } == (0..<5).map { _ in plain.draw(session: nil) })
+        #expect(labelled.payloadSeed(session: "label") == 3)
+    }
+
+    @Test func rulesAndStartsMakeSessionsUpToTheCap() throws {
+        var book = FaultBook(seed: 3)
+        try add(&book, FaultRule(fault: "status=500", session: "ruled"))
+        #expect(book.sessionSeeds.map(\.id) == ["ruled"])
+        #expect(book.startSession("seeded", seed: 7) == 7)
+        #expect(book.payloadSeed(session: "seeded") == 7)
+        #expect(book.payloadSeed(session: "ruled") != 3)
+        for index in 0..<FaultBook.maximumSessions { _ = book.startSession("s\(index)", seed: nil) }
+        #expect(book.sessionCount == FaultBook.maximumSessions)
+        // The least recently used went first: the two oldest.
+        #expect(!book.sessionSeeds.contains { $0.id == "ruled" || $0.id == "seeded" })
+        #expect(book.payloadSeed(session: "seeded") == 3)
+    }
+
+    @Test func reseedingKeepsGivenSeedsAndRederivesTheOthers() {
+        var book = FaultBook(seed: 3)
+        _ = book.startSession("given", seed: 7)
+        let derived = book.startSession("derived", seed: nil)
+        let first = book.draw(session: "given")
+        book.setSeed(4)
+        #expect(book.payloadSeed(session: "given") == 7)
+        #expect(book.payloadSeed(session: "derived") != derived)
+        #expect(book.draw(session: "given") == first)
+    }
+
+    @Test func endingASessionRemovesItsRulesAndBuckets() throws {
+        var book = FaultBook(seed: 3)
+        try add(&book, FaultRule(fault: "status=500", session: "gone"))
+        try add(&book, FaultRule(fault: "status=503"))
+        let limit = FaultSpec.RateLimit(requests: 1, windowMilliseconds: 60_000)
+        _ = book.consume(limit, key: "k", session: "gone", nowMilliseconds: 0)
+        let ended = book.endSession("gone")
+        #expect(ended.hadSession && ended.rules == 1)
+        #expect(book.rules.count == 1)
+        #expect(book.bucketCount == 0)
+        #expect(!book.endSession("gone").hadSession)
+    }
+
+    @Test func rulesOnlyFireWhereTheirDirectivesCanAct() throws {
+        var book = FaultBook(seed: 1)
+        try add(&book, FaultRule(fault: "drop-after=2", times: 1))
+        #expect(book.decide(for: request("/products/1"), session: nil, isStream: false) == nil)
+        #expect(book.decide(for: request("/products/stream"), session: nil, isStream: true) != nil)
+        #expect(book.rules[0].status.remaining == 0)
+    }
+
+    @Test func tokenBucketReportsWhenItIsFullAgain() {
+        var bucket = TokenBucket(limit: .init(requests: 4, windowMilliseconds: 8_000), nowMilliseconds: 0)
+        let first = bucket.take(nowMilliseconds: 0)
+        #expect(first.allowed && first.remaining == 3 && first.resetsInSeconds == 2)
+        #expect(!bucket.isFull(nowMilliseconds: 1_000))
+        #expect(bucket.isFull(nowMilliseconds: 2_000))
     }
 
     @Test func tokenBucketRefillsContinuously() {

@@ -27,12 +27,13 @@ import Testing
         #expect(try FaultSpecParser.parse("reset=after-headers").connection == .reset(afterHeaders: true))
         #expect(try FaultSpecParser.parse("hang").connection == .hang)
         #expect(try FaultSpecParser.parse("garbage").connection == .garbage)
-        #expect(try FaultSpecParser.parse("offline=2s", allowOffline: true).offlineMilliseconds == 2_000)
         let stream = try FaultSpecParser.parse("drop-after=3; cut-mid-event=2; reset-after=4; stall-after=0; malformed-event=1; newline=CRLF; chunk=1").stream
         #expect(stream.dropAfter == 3 && stream.cutMidEvent == 2 && stream.resetAfter == 4 && stream.stallAfter == 0)
         #expect(stream.malformedEvent == 1 && stream.newline == "crlf" && stream.chunkSize == 1)
         #expect(try FaultSpecParser.parse("status=204").status == 204)
-        #expect(try FaultSpecParser.parse("retry-after=Wed, 21 Oct 2026 07:28:00 GMT").retryAfter == "Wed, 21 Oct 2026 07:28:00 GMT")
+        #expect(try FaultSpecParser.parse("status=429; retry-after=Wed, 21 Oct 2026 07:28:00 GMT").retryAfter
+            == "Wed, 21 Oct 2026 07:28:00 GMT")
+        #expect(try FaultSpecParser.parse("rate-limit=5/10s; message=Slow down").message == "Slow down")
         #expect(try FaultSpecParser.parse(";;").isEmpty)
     }
 
@@ -49,11 +50,11 @@ import Testing
         ("chunks=0/1s", "chunks=0/1s", 1, "COUNT/DURATION"),
         ("newline=crcr", "newline=crcr", 1, "crlf, cr or lf"),
         ("drop-after=0", "drop-after=0", 1, "whole number from 1"),
-        ("retry-after=soon", "retry-after=soon", 1, "whole seconds or an HTTP-date"),
-        ("offline=1s", "offline=1s", 1, "only be set through the admin API"),
+        ("status=429; retry-after=soon", "retry-after=soon", 13, "whole seconds or an HTTP-date"),
+        ("offline=1s", "offline=1s", 1, "POST /__understudy/offline"),
         ("malformed=xml", "malformed=xml", 1, "'syntax' or 'shape'"),
         ("rate=99999999999999999999B/s", "rate=99999999999999999999B/s", 1, "from 1 B/s to 1 GB/s"),
-        ("retry-after=9223372036854775807", "retry-after=9223372036854775807", 1, "at most 31536000 seconds"),
+        ("status=503;retry-after=9223372036854775807", "retry-after=9223372036854775807", 12, "at most 31536000 seconds"),
         ("rate-limit=9223372036854775807/1s", "rate-limit=9223372036854775807/1s", 1, "at most 1000000 requests"),
     ])
     func errorsNameTheDirectiveAndPosition(spec: String, directive: String, position: Int, reason: String) {
@@ -71,6 +72,73 @@ import Testing
         #expect(throws: FaultSpecError.self) { try FaultSpecParser.parse("reset; hang") }
         #expect(throws: FaultSpecError.self) { try FaultSpecParser.parse("status=503; empty") }
         #expect(throws: FaultSpecError.self) { try FaultSpecParser.parse("truncate=5; garbage") }
+    }
+
+    /// The second directive of a clash is the one named, at its own position, with the first it clashes with.
+    @Test(arguments: [
+        ("reset; hang", "hang", 8, "'reset' at position 1"),
+        ("delay=1s; status=503; empty", "empty", 23, "'status=503' at position 11"),
+        ("status=503; drop-after=2", "drop-after=2", 13, "status replaces the reply"),
+        ("status=500; malformed", "malformed", 13, "status replaces the reply"),
+        ("expire-token; status=401", "status=401", 15, "'expire-token' at position 1"),
+        ("truncate=5; truncate-chunked", "truncate-chunked", 13, "decide how the body is sent"),
+        ("rate=1kB/s; chunks=2/1s", "chunks=2/1s", 13, "decide how the body is sent"),
+        ("malformed; chunk=1", "chunk=1", 12, "only to /products/stream"),
+    ])
+    func clashesNameTheSecondDirectiveAndItsPosition(spec: String, directive: String, position: Int, reason: String) {
+        do {
+            _ = try FaultSpecParser.parse(spec)
+            Issue.record("accepted \(spec)")
+        } catch {
+            #expect(error.directive == directive)
+            #expect(error.position == position)
+            #expect(error.reason.contains("cannot be combined"), "\(error.reason)")
+            #expect(error.reason.contains(reason), "\(error.reason)")
+        }
+    }
+
+    /// Directives that would change nothing are refused rather than reported as applied.
+    @Test(arguments: [
+        ("status=500; status=503", "status=503", 13, "already given at position 1"),
+        ("reset; reset=after-headers", "reset=after-headers", 8, "already given at position 1"),
+        ("retry-after=2", "retry-after=2", 1, "needs status=CODE"),
+        ("delay=1s; message=Down", "message=Down", 11, "needs status=CODE"),
+        ("rate-limit=5/10s; retry-after=3", "retry-after=3", 19, "needs status=CODE"),
+        ("status=204; message=Gone", "message=Gone", 13, "a 204 has no body"),
+        ("status=204; retry-after=1", "retry-after=1", 13, "a 204 carries no Retry-After"),
+    ])
+    func directivesThatChangeNothingAreRefused(spec: String, directive: String, position: Int, reason: String) {
+        do {
+            _ = try FaultSpecParser.parse(spec)
+            Issue.record("accepted \(spec)")
+        } catch {
+            #expect(error.directive == directive)
+            #expect(error.position == position)
+            #expect(error.reason.contains(reason), "\(error.reason)")
+        }
+    }
+
+    @Test(arguments: ["nonsense GMT", "Thu, 21 Oct 2026 07:28:00 GMT", "Wed, 21 Oct 2026 07:28:00 UTC", "Wed, 1 Oct 2026 07:28:00 GMT",
+                      "Wed, 31 Feb 2026 07:28:00 GMT", "Wed, 21 Oct 2026 25:28:00 GMT", "wed, 21 oct 2026 07:28:00 GMT",
+                      "Wed, 21 Oct 2026 07:28:00 GMT+1", "1.5", "-1"])
+    func retryAfterDatesMustBeIMFFixdates(value: String) {
+        #expect(throws: FaultSpecError.self) { try FaultSpecParser.parse("status=503; retry-after=\(value)") }
+    }
+
+    @Test func retryAfterDatesAreRead() throws {
+        let spec = try FaultSpecParser.parse("status=429; retry-after=Wed, 21 Oct 2026 07:28:00 GMT")
+        #expect(spec.retryAfterDate == 1_792_567_680)
+        #expect(Timestamp.secondsSince1970(httpDate: "Thu, 01 Jan 1970 00:00:00 GMT") == 0)
+        #expect(Timestamp.secondsSince1970(httpDate: "Sun, 06 Nov 1994 08:49:37 GMT") == 784_111_777)
+    }
+
+    @Test func appliedTextLeavesOutSkippedDirectives() throws {
+        let spec = try FaultSpecParser.parse("delay=10ms; drop-after=2")
+        #expect(spec.text(skipping: ["drop-after"]) == "delay=10ms")
+        #expect(spec.canApply(toStream: false))
+        #expect(try !FaultSpecParser.parse("drop-after=2; newline=crlf").canApply(toStream: false))
+        #expect(try !FaultSpecParser.parse("malformed; truncate=5").canApply(toStream: true))
+        #expect(try FaultSpecParser.parse("malformed; truncate=5").canApply(toStream: false))
     }
 
     @Test func longSpecsAreRefused() {

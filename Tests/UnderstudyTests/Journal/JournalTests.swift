@@ -16,6 +16,37 @@ import Testing
         #expect(journal.entries(limit: 2).map(\.path) == ["/4", "/5"])
     }
 
+    @Test func totalCountsMatchesBeforeTheLimit() {
+        let journal = Journal(capacity: 10)
+        for index in 1...4 { journal.record(entry(journal, path: index == 4 ? "/other" : "/a")) }
+        let found = journal.matching(session: nil, path: "/a", method: nil, limit: 1)
+        #expect(found.entries.count == 1)
+        #expect(found.total == 3)
+    }
+
+    /// 10,000 requests with 60 KiB of headers each would keep 600 MB; values are cut and bytes are bounded.
+    @Test func bigHeadersAreCutAndTheJournalIsBoundedByBytes() {
+        let journal = Journal(capacity: 10_000, byteLimit: 1 << 20)
+        let big = String(repeating: "é", count: 3_000)  // 6,000 bytes
+        for index in 0..<1_000 {
+            let headers: HTTPHeaders = HTTPHeaders((0..<10).map { (name: "X-Big-\($0)", value: big) })
+            journal.record(JournalEntry(id: journal.nextID(), time: Double(index), session: nil, method: "GET",
+                                        path: "/\(index)", query: "", headers: headers, bodySize: 0, rule: nil,
+                                        fault: nil, status: 200, bytesWritten: 0, firstByteMilliseconds: nil,
+                                        durationMilliseconds: 0))
+        }
+        #expect(journal.byteCount <= 1 << 20)
+        #expect(journal.count < 1_000 && journal.count > 10)
+        let kept = journal.entries()
+        #expect(kept.last?.path == "/999")
+        let value = kept.last?.headers["X-Big-0"] ?? ""
+        #expect(value.utf8.count <= Journal.maximumHeaderValueBytes + 3)
+        #expect(value.hasSuffix("…"))
+        #expect(value.dropLast().allSatisfy { $0 == "é" })
+        #expect(journal.clear() == kept.count)
+        #expect(journal.byteCount == 0)
+    }
+
     @Test func filtersAndClearsBySession() {
         let journal = Journal(capacity: 10)
         journal.record(entry(journal, path: "/a", session: "s"))
