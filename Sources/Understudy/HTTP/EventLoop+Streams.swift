@@ -1,3 +1,6 @@
+import CLibevent
+import Foundation
+
 extension EventLoop {
     /// Whether `incoming` asks for `/products/stream` (or an alias of it).
     func isStreamRequest(_ incoming: HTTPRequest) -> Bool {
@@ -28,9 +31,18 @@ extension EventLoop {
     }
 
     /// Sends the head and the `retry:` field, then lets the stream's timer write events.
+    /// The kernel's send buffer for a stream: small, so a reader that stops reading is noticed (its bytes pile up
+    /// in the server, where they are counted) after kilobytes rather than the megabytes Linux would buffer.
+    static let streamSendBufferBytes: Int32 = 8 << 10
+
     func startStream(_ task: ConnectionTask, _ plan: StreamPlan) {
+        if let bufferEvent = task.bufferEvent {
+            var size = EventLoop.streamSendBufferBytes
+            setsockopt(bufferevent_getfd(bufferEvent), SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         startReply(task, contentLength: nil)
-        let stream = EventStream(plan: plan, catalog: configuration.catalog, now: EventLoop.monotonicMilliseconds())
+        let stream = EventStream(plan: plan, catalog: configuration.catalog, now: EventLoop.monotonicMilliseconds(),
+                                 maximumUnflushedBytes: configuration.maximumStreamBacklogBytes)
         task.stream = stream
         stream.start(task, loop: self)
         guard task.ownsRequest, let first = stream.nextWake(now: EventLoop.monotonicMilliseconds()) else { return }

@@ -29,6 +29,9 @@ public final class UnderstudyServer: Sendable {
         /// Seconds a request may take to arrive in full, from its first byte: a client trickling its head a byte
         /// at a time (slowloris) is cut off after this, though each byte restarts the idle timeout.
         public var requestReadTimeoutSeconds = 30
+        /// How many bytes a stream may have waiting for a reader that stopped reading before it is dropped; with
+        /// the small kernel buffer a stream gets, this bounds the memory a stalled reader holds.
+        public var maximumStreamBacklogBytes = 256 << 10
         /// On `stop()`, how long replies still being written may take before connections are closed (the command
         /// line's `--grace` defaults to 5 s; in-process servers stop sooner, as test suites start and stop many).
         public var shutdownGraceSeconds = 1.0

@@ -13,12 +13,13 @@ final class EventStream {
     private var stalled = false
     /// Set once a closing or ending step owns the connection; the stream schedules nothing more.
     private var handedOff = false
-    /// A reader that stops reading is dropped once this much is waiting for it.
-    static let maximumUnflushedBytes = 1 << 20
+    /// A reader that stops reading is dropped once this much is waiting for it in the server.
+    private let maximumUnflushedBytes: Int
 
-    init(plan: StreamPlan, catalog: Catalog, now: Double) {
+    init(plan: StreamPlan, catalog: Catalog, now: Double, maximumUnflushedBytes: Int) {
         self.plan = plan
         self.catalog = catalog
+        self.maximumUnflushedBytes = maximumUnflushedBytes
         nextID = plan.resumeAfter + 1
         nextEventAt = now + Double(plan.intervalMilliseconds)
         nextHeartbeatAt = plan.heartbeatMilliseconds.map { now + Double($0) }
@@ -34,7 +35,7 @@ final class EventStream {
     /// Runs on the stream's timer: sends what is due, and says when to run next (nil: not until something else
     /// happens — the stream stalled, ended, or handed the connection to a closing step).
     func tick(_ task: ConnectionTask, loop: EventLoop, now: Double) -> Double? {
-        if task.unflushedBytes > EventStream.maximumUnflushedBytes {
+        if task.unflushedBytes > maximumUnflushedBytes {
             handedOff = true
             loop.close(task, reset: false)
             return nil

@@ -31,6 +31,24 @@ import Understudy
         }
     }
 
+    /// A stream reader that stops reading is dropped once its backlog passes the bound, so what it holds stays
+    /// small (the kernel's buffers are kept small for streams, or they would absorb megabytes first).
+    @Test func aStreamReaderThatStopsReadingIsDropped() async throws {
+        try await withServer({ $0.maximumStreamBacklogBytes = 16 << 10 }) { server, client in
+            let reader = try RawHTTPConnection(port: server.port, receiveBufferBytes: 4_096)
+            reader.write("GET /products/stream?interval=10&heartbeat=0 HTTP/1.1\r\nHost: local\r\n\r\n")
+            let started = ContinuousClock.now
+            let dropped = await waitUntil(within: .seconds(20)) {
+                server.journal.entries(path: "/products/stream").count == 1
+            }
+            #expect(dropped, "the stalled reader was still connected after \(ContinuousClock.now - started)")
+            let entry = try #require(server.journal.entries(path: "/products/stream").first)
+            // What left the server: its kernel buffer and the reader's, and no more than the backlog bound on top.
+            #expect(entry.bytesWritten < 200 << 10, "\(entry.bytesWritten) bytes written before the drop")
+            #expect(try await client.send("/health").status == 200)
+        }
+    }
+
     /// An idle keep-alive connection is not a slow request: it is left alone until the idle timeout.
     @Test func anIdleKeptAliveConnectionIsNotCutOff() async throws {
         try await withServer({ $0.requestReadTimeoutSeconds = 1 }) { server, _ in
@@ -42,4 +60,14 @@ import Understudy
             #expect(connection.readResponse()?.status == 200)
         }
     }
+}
+
+/// Polls `condition` every 20 ms until it holds or `limit` passes.
+func waitUntil(within limit: Duration, _ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + limit
+    while !condition() {
+        guard ContinuousClock.now < deadline else { return false }
+        try? await Task.sleep(for: .milliseconds(20))
+    }
+    return true
 }
