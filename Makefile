@@ -42,8 +42,8 @@ sanitize: deps
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan
 	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address --scratch-path .build/asan
 
-# The suite under ThreadSanitizer. Two suppressions for test support, explained in the file: TSan cannot see
-# Synchronization.Mutex's futex-based locking, so it reports a Mutex reached from parallel tests as a Swift access race.
+# The suite under ThreadSanitizer, with no suppressions: shared state sits behind UnderstudyLocking.Locked (a pthread
+# mutex TSan sees), not Synchronization.Mutex, whose futex-based locking TSan cannot see on Linux.
 sanitize-thread: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan
 	TSAN_OPTIONS="halt_on_error=0 suppressions=$(CURDIR)/scripts/tsan-suppressions.txt" \

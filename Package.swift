@@ -30,18 +30,24 @@ let package = Package(
             name: "CHeaderLines",
             dependencies: ["CLibevent"]
         ),
+        // A lock ThreadSanitizer can see, shared by the server and the client (see Locked.swift).
+        .target(
+            name: "UnderstudyLocking",
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "Understudy",
-            dependencies: ["CLibevent", "CCrypto", "CHeaderLines"],
+            dependencies: ["CLibevent", "CCrypto", "CHeaderLines", "UnderstudyLocking"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "UnderstudyCLI",
-            dependencies: ["Understudy"],
+            dependencies: ["Understudy", "UnderstudyLocking"],
             swiftSettings: strictSettings
         ),
         .target(
             name: "UnderstudyClient",
+            dependencies: ["UnderstudyLocking"],
             swiftSettings: strictSettings
         ),
         // `make bench`'s in-process figures (client overhead, in-process start); not a product.
@@ -52,7 +58,7 @@ let package = Package(
         ),
         .testTarget(
             name: "UnderstudyClientTests",
-            dependencies: ["UnderstudyClient"],
+            dependencies: ["UnderstudyClient", "UnderstudyLocking"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -62,12 +68,12 @@ let package = Package(
         ),
         .testTarget(
             name: "LoopbackTests",
-            dependencies: ["Understudy"],
+            dependencies: ["Understudy", "UnderstudyLocking"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["Understudy", "UnderstudyClient"],
+            dependencies: ["Understudy", "UnderstudyClient", "UnderstudyLocking"],
             swiftSettings: strictSettings
         ),
     ],

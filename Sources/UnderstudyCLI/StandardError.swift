@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import UnderstudyLocking
 
 /// Writes to standard error without ever stopping the server.
 ///
@@ -19,7 +19,7 @@ final class StandardError: Sendable {
     }
 
     private let queue = DispatchQueue(label: "understudy.stderr")
-    private let backlog = Mutex(Backlog())
+    private let backlog = Locked(Backlog())
 
     /// Writes a line now, on the calling thread.
     static func say(_ line: String) {

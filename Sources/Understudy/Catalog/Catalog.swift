@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import UnderstudyLocking
 
 /// The data Understudy serves: products, their categories and the users that can log in. Immutable once loaded,
 /// so every server in a process can share one.
@@ -58,8 +58,8 @@ public final class Catalog: Sendable {
         usersJSON: [UInt8], usersFile: String = "users.json"
     ) throws(FixtureError) {
         // The two files are independent, so they are read on two cores at once (a products error still wins).
-        let products = Mutex<Result<[PreparedProduct], FixtureError>?>(nil)
-        let users = Mutex<Result<UserDirectory, FixtureError>?>(nil)
+        let products = Locked<Result<[PreparedProduct], FixtureError>?>(nil)
+        let users = Locked<Result<UserDirectory, FixtureError>?>(nil)
         DispatchQueue.concurrentPerform(iterations: 2) { part in
             if part == 0 {
                 let loaded = Result { () throws(FixtureError) in try FixtureLoader.products(from: productsJSON, file: productsFile) }

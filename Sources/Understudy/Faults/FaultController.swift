@@ -1,4 +1,5 @@
 import Synchronization
+import UnderstudyLocking
 
 /// A server's fault rules, sessions and seed, safe to change from any thread while requests are served.
 ///
@@ -8,14 +9,14 @@ import Synchronization
 /// try server.faults.add(FaultRule(match: .init(path: "/products/*"), fault: "status=503", times: 2))
 /// ```
 public final class FaultController: Sendable {
-    private let book: Mutex<FaultBook>
+    private let book: Locked<FaultBook>
     /// The number of rules, kept beside the book so the hot path of a cached GET reads it without the lock.
     private let ruleCount = Atomic<Int>(0)
     /// The server's journal, which ending a session clears of that session's requests.
     private let journal: Journal
 
     init(seed: UInt64, journal: Journal) {
-        book = Mutex(FaultBook(seed: seed))
+        book = Locked(FaultBook(seed: seed))
         self.journal = journal
     }
 

@@ -1,12 +1,12 @@
 import CHeaderLines
 import CLibevent
 import Foundation
-import Synchronization
+import UnderstudyLocking
 
 /// One server's libevent base, evhttp instance, listener and thread.
 ///
 /// `@unchecked Sendable`: everything but `submit` and `shutDown` runs on the loop thread only (callbacks from
-/// libevent); those two hand work to the loop through `inbox`, a Mutex, and `event_active`, which libevent
+/// libevent); those two hand work to the loop through `inbox`, a Locked, and `event_active`, which libevent
 /// makes thread-safe once `evthread_use_pthreads` has run.
 final class EventLoop: @unchecked Sendable {
     let base: OpaquePointer
@@ -46,7 +46,7 @@ final class EventLoop: @unchecked Sendable {
     private var shutdownTimer: OpaquePointer?
     private var shutdownDeadline = 0.0
 
-    private let inbox = Mutex<[@Sendable () -> Void]>([])
+    private let inbox = Locked<[@Sendable () -> Void]>([])
     private let finished = DispatchSemaphore(value: 0)
 
     /// libevent must be told to lock its structures before any base exists; SIGPIPE must not kill the process

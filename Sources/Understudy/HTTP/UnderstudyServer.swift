@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import UnderstudyLocking
 
 /// A running Understudy: a DummyJSON-compatible HTTP/1.1 server on its own libevent thread.
 ///
@@ -62,7 +62,7 @@ public final class UnderstudyServer: Sendable {
     }
 
     private let loop: EventLoop
-    private let stopped = Mutex(false)
+    private let stopped = Locked(false)
 
     /// The fault rules, sessions and seed; change them from any thread.
     public let faults: FaultController

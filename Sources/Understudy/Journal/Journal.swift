@@ -1,4 +1,4 @@
-import Synchronization
+import UnderstudyLocking
 
 /// Every request a server answered, newest last, bounded by entries and by bytes; safe to read from any thread.
 ///
@@ -48,7 +48,7 @@ public final class Journal: Sendable {
     public let byteLimit: Int
     /// Header values are kept up to this many bytes.
     public static let maximumHeaderValueBytes = 4_096
-    private let store = Mutex(Store())
+    private let store = Locked(Store())
 
     init(capacity: Int, byteLimit: Int = 32 << 20) {
         self.capacity = max(1, capacity)

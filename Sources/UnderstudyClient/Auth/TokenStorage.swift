@@ -1,4 +1,4 @@
-import Synchronization
+import UnderstudyLocking
 
 /// Where a ``TokenStore`` keeps its tokens between launches.
 ///
@@ -22,11 +22,11 @@ public protocol TokenStorage: Sendable {
 
 /// Tokens kept in memory only: gone when the process ends.
 public final class InMemoryTokenStorage: TokenStorage {
-    private let tokens: Mutex<TokenPair?>
+    private let tokens: Locked<TokenPair?>
 
     /// Creates storage, optionally holding tokens already.
     public init(_ tokens: TokenPair? = nil) {
-        self.tokens = Mutex(tokens)
+        self.tokens = Locked(tokens)
     }
 
     public func load() async throws -> TokenPair? {

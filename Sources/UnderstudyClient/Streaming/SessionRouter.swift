@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
+import UnderstudyLocking
 
 /// Receives one task's delegate events from the ``SessionRouter``.
 protocol TaskEventSink: Sendable {
@@ -16,10 +16,10 @@ protocol TaskEventSink: Sendable {
 ///
 /// Tasks sent through `data(for:)` have no sink; their events are ignored here and reach the async call instead.
 ///
-/// `@unchecked Sendable` because `NSObject` is not `Sendable` on Linux; the only stored state is the `Mutex`,
+/// `@unchecked Sendable` because `NSObject` is not `Sendable` on Linux; the only stored state is the `Locked` table,
 /// and URLSession calls the delegate on its own serial queue.
 final class SessionRouter: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    private let sinks = Mutex<[Int: any TaskEventSink]>([:])
+    private let sinks = Locked<[Int: any TaskEventSink]>([:])
 
     /// Routes `task`'s events to `sink`; call before `resume()`.
     func register(_ task: URLSessionTask, sink: any TaskEventSink) {

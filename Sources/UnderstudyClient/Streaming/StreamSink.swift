@@ -2,20 +2,20 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
+import UnderstudyLocking
 
 /// Feeds one task's events through a ``ByteStreamState`` and performs the actions outside the lock.
 final class StreamSink: TaskEventSink {
     typealias Head = CheckedContinuation<HTTPURLResponse, any Error>
 
-    private let state: Mutex<ByteStreamState<Head>>
+    private let state: Locked<ByteStreamState<Head>>
     private let body: AsyncThrowingStream<Data, any Error>.Continuation
     private let onSent: (@Sendable (Int64, Int64) -> Void)?
     private let onReceive: (@Sendable () -> Void)?
 
     init(head: Head, body: AsyncThrowingStream<Data, any Error>.Continuation,
          onSent: (@Sendable (Int64, Int64) -> Void)? = nil, onReceive: (@Sendable () -> Void)? = nil) {
-        self.state = Mutex(ByteStreamState(head: head))
+        self.state = Locked(ByteStreamState(head: head))
         self.body = body
         self.onSent = onSent
         self.onReceive = onReceive

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
+import UnderstudyLocking
 
 /// A scripted fake host for unit tests: a unique base URL whose requests ``StubURLProtocol`` answers from a queue.
 ///
@@ -23,7 +23,7 @@ public final class StubHost: Sendable {
     /// The base URL to give the client, `http://<unique>.stub.invalid`.
     public let baseURL: URL
     let name: String
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Creates a host that answers with `responses` in order, then with `fallback` (404 when nil).
     ///
@@ -39,7 +39,7 @@ public final class StubHost: Sendable {
         components.path = "/"
         // The name is hex and dots, so this always succeeds; the fallback would fail every request as invalidURL.
         baseURL = components.url ?? URL(fileURLWithPath: "/")
-        state = Mutex(State(queue: responses, fallback: fallback))
+        state = Locked(State(queue: responses, fallback: fallback))
         StubURLProtocol.register(self)
     }
 

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
+import UnderstudyLocking
 
 /// A `URLProtocol` that answers requests for ``StubHost`` hosts from their scripts, with no socket.
 ///
@@ -11,20 +11,20 @@ import Synchronization
 /// `httpBodyStream` (Darwin moves it there).
 ///
 /// Not `Sendable` (FoundationNetworking marks `URLProtocol`'s conformance unavailable); its shared state, the
-/// host registry and the stop flag, sits behind `Mutex`es.
+/// host registry and the stop flag, sits behind `Locked`s.
 public final class StubURLProtocol: URLProtocol {
     private struct WeakHost {
         weak var host: StubHost?
     }
 
-    /// The registry of live hosts. A class instance rather than a `static` Mutex: ThreadSanitizer reports every
-    /// `withLock` on a global Mutex as a Swift access race (the exclusivity check runs before the lock is taken).
+    /// The registry of live hosts, held by a class instance: a `static` stored value reached through `withLock`
+    /// would be checked for exclusive access before the lock is taken, which ThreadSanitizer reports as a race.
     private final class Registry: Sendable {
-        let hosts = Mutex<[String: WeakHost]>([:])
+        let hosts = Locked<[String: WeakHost]>([:])
     }
 
     private static let registry = Registry()
-    private let stopped = Mutex(false)
+    private let stopped = Locked(false)
 
     static func register(_ host: StubHost) {
         registry.hosts.withLock { $0[host.name] = WeakHost(host: host) }

@@ -2,13 +2,13 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
+import UnderstudyLocking
 import UnderstudyClient
 
 /// The innermost middleware: records every attempt the client sends and every one that came back, so a test
 /// can wait for "the request is on the wire" or "the reply is in" before cancelling.
 final class AttemptProbe: Middleware {
-    private let state = Mutex<(sent: [URLRequest], finished: Int)>(([], 0))
+    private let state = Locked<(sent: [URLRequest], finished: Int)>(([], 0))
 
     func intercept(_ request: URLRequest, next: MiddlewareNext) async throws -> (Data, HTTPURLResponse) {
         state.withLock { $0.sent.append(request) }
@@ -27,7 +27,7 @@ final class AttemptProbe: Middleware {
 final class GateMiddleware: Middleware {
     private let count: Int
     private let predicate: @Sendable (URLRequest) -> Bool
-    private let state = Mutex<(arrived: Int, waiting: [CheckedContinuation<Void, Never>])>((0, []))
+    private let state = Locked<(arrived: Int, waiting: [CheckedContinuation<Void, Never>])>((0, []))
 
     init(count: Int, where predicate: @escaping @Sendable (URLRequest) -> Bool) {
         self.count = count

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -100,16 +99,16 @@ func withHarness<T>(
 }
 
 /// The server the suite shares, started on first use and left running until the test process ends.
+///
+/// A lazily initialised global rather than a Mutex: Swift runs the initialiser once under `swift_once`, which
+/// ThreadSanitizer sees, whereas it cannot see Synchronization.Mutex's futex (scripts/tsan-suppressions.txt).
 enum SharedServer {
-    private static let server = Mutex<UnderstudyServer?>(nil)
+    private static let started = Result { () throws(ServerError) -> UnderstudyServer in
+        try UnderstudyServer.start(.init(port: 0))
+    }
 
     static func get() throws -> UnderstudyServer {
-        try server.withLock { server in
-            if let server { return server }
-            let started = try UnderstudyServer.start(.init(port: 0))
-            server = started
-            return started
-        }
+        try started.get()
     }
 }
 

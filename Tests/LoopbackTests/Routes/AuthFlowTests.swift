@@ -1,4 +1,4 @@
-import Synchronization
+import UnderstudyLocking
 import Foundation
 import Testing
 import Understudy
@@ -61,8 +61,8 @@ import Understudy
 
 /// A clock the test moves by hand.
 final class ManualClock: Sendable {
-    private let seconds: Mutex<Double>
-    init(now: Double) { seconds = Mutex(now) }
+    private let seconds: Locked<Double>
+    init(now: Double) { seconds = Locked(now) }
     var now: Double { seconds.withLock { $0 } }
     func advance(by delta: Double) { seconds.withLock { $0 += delta } }
 }

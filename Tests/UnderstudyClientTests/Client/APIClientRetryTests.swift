@@ -2,13 +2,13 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
+import UnderstudyLocking
 import Testing
 @testable import UnderstudyClient
 
 /// Remembers every wait instead of waiting.
 final class RecordingSleeper: Sendable {
-    private let delays = Mutex<[Duration]>([])
+    private let delays = Locked<[Duration]>([])
 
     var recorded: [Duration] { delays.withLock { $0 } }
 
@@ -36,7 +36,7 @@ struct TagMiddleware: Middleware {
 }
 
 final class RecordingLog: Sendable {
-    private let lines = Mutex<[String]>([])
+    private let lines = Locked<[String]>([])
     var all: [String] { lines.withLock { $0 } }
     func append(_ line: String) { lines.withLock { $0.append(line) } }
 }

@@ -1,4 +1,4 @@
-import Synchronization
+import UnderstudyLocking
 
 /// Fires when a connection has been silent for longer than the idle timeout.
 ///
@@ -15,11 +15,11 @@ final class IdleWatchdog: Sendable {
 
     /// Shared with the watcher task, which must not keep the watchdog itself alive.
     private final class Shared: Sendable {
-        let state = Mutex(State(lastActivity: .now))
+        let state = Locked(State(lastActivity: .now))
     }
 
     private let shared = Shared()
-    private let task: Mutex<Task<Void, Never>?> = Mutex(nil)
+    private let task: Locked<Task<Void, Never>?> = Locked(nil)
 
     private let timeout: Duration
 
