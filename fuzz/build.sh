@@ -9,12 +9,17 @@ common=(-sanitize=fuzzer,address -parse-as-library -O -swift-version 6)
 # The server's one C target, compiled with the toolchain's clang under the same sanitizer.
 clang -O1 -fsanitize=address,fuzzer-no-link -c Sources/CHeaderLines/HeaderLines.c -I Sources/CHeaderLines/include \
   $(pkg-config --cflags-only-I libevent) -o "$out/HeaderLines.o"
-swiftc "${common[@]}" -module-name FuzzServer \
+# The lock both libraries import, as a module of its own (the rest is compiled into one module per binary).
+mkdir -p "$out/modules"
+swiftc "${common[@]}" -module-name UnderstudyLocking -emit-module -emit-module-path "$out/modules/UnderstudyLocking.swiftmodule" \
+  -c Sources/UnderstudyLocking/*.swift -o "$out/UnderstudyLocking.o"
+swiftc "${common[@]}" -module-name FuzzServer -I "$out/modules" "$out/UnderstudyLocking.o" \
   -I Sources/CLibevent -I Sources/CCrypto -I Sources/CHeaderLines/include \
   $(pkg-config --cflags-only-I libevent libcrypto | sed 's/-I/-Xcc -I/g') "$out/HeaderLines.o" \
   $(find Sources/Understudy -name '*.swift' | sort) fuzz/ServerEntry.swift fuzz/FaultSpecTarget.swift \
   fuzz/QueryTarget.swift fuzz/FixturesTarget.swift \
   $(pkg-config --libs libevent libevent_pthreads libcrypto) -o "$out/fuzz-server" 2> >(grep -v "Cannot export local symbol" >&2)
-swiftc "${common[@]}" -module-name FuzzSSE $(find Sources/UnderstudyClient -name '*.swift' | sort) \
+swiftc "${common[@]}" -module-name FuzzSSE -I "$out/modules" "$out/UnderstudyLocking.o" \
+  $(find Sources/UnderstudyClient -name '*.swift' | sort) \
   fuzz/SSEParserTarget.swift -o "$out/fuzz-sse" 2> >(grep -v "Cannot export local symbol" >&2)
 echo "fuzz: built $out/fuzz-server and $out/fuzz-sse"
