@@ -81,7 +81,7 @@ final class EventLoop: @unchecked Sendable {
         self.remoteControl = RemoteControlPolicy(host: configuration.host, token: configuration.adminToken)
         self.router = Router(catalog: configuration.catalog, tokens: TokenService(secret: configuration.tokenSecret),
                              now: configuration.clock)
-        guard let base = event_base_new() else {
+        guard let base = EventLoop.makeBase() else {
             throw ServerError(kind: .listenerFailed, description: "libevent could not create an event base")
         }
         guard let http = evhttp_new(base) else {
@@ -105,6 +105,15 @@ final class EventLoop: @unchecked Sendable {
             guard let argument else { return }
             Unmanaged<EventLoop>.fromOpaque(argument).takeUnretainedValue().drainInbox()
         }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// An event base with precise timers: by default libevent reads CLOCK_MONOTONIC_COARSE on Linux, which moves
+    /// in 4 ms steps, so a 300 ms delay could end after 296 ms.
+    private static func makeBase() -> OpaquePointer? {
+        guard let config = event_config_new() else { return nil }
+        defer { event_config_free(config) }
+        event_config_set_flag(config, Int32(EVENT_BASE_FLAG_PRECISE_TIMER.rawValue))
+        return event_base_new_with_config(config)
     }
 
     private func configureHTTP() {

@@ -126,6 +126,47 @@ import Understudy
         }
     }
 
+    /// 1,000 requests held 300 ms each, all at once: timers overlap, so they finish together, about 300 ms after
+    /// they arrived (one after another they would take five minutes). The bound on the spread is loose for
+    /// sanitizer builds on a shared machine; the figure itself is `make bench`'s.
+    @Test func aThousandConcurrentDelaysFinishTogether() async throws {
+        try await withServer { server, _ in
+            var connections: [RawHTTPConnection] = []
+            for _ in 0..<1_000 {
+                let connection = try RawHTTPConnection(port: server.port, receiveTimeoutSeconds: 10)
+                connection.write("GET /products/1?select=id HTTP/1.1\r\nHost: x\r\nX-Understudy-Fault: delay=300ms\r\n\r\n")
+                connections.append(connection)
+            }
+            let started = ContinuousClock.now
+            for connection in connections {
+                #expect(connection.readResponse()?.status == 200)
+            }
+            #expect(ContinuousClock.now - started < .seconds(10))
+            let held = server.journal.entries(path: "/products/1").map(\.durationMilliseconds)
+            #expect(held.count == 1_000)
+            #expect(held.allSatisfy { $0 >= 299 }, "a reply came early: \(held.sorted().prefix(5)) ms")
+            #expect((held.max() ?? 0) < 3_000, "the slowest took \(held.max() ?? 0) ms")
+        }
+    }
+
+    /// A delay range draws each request's delay from the seed, uniformly within the range.
+    @Test func aDelayRangeSpreadsWithinItsBounds() async throws {
+        try await withServer { server, _ in
+            var connections: [RawHTTPConnection] = []
+            for _ in 0..<100 {
+                let connection = try RawHTTPConnection(port: server.port, receiveTimeoutSeconds: 10)
+                connection.write("GET /ping HTTP/1.1\r\nHost: x\r\nX-Understudy-Fault: delay=100ms..400ms\r\n\r\n")
+                connections.append(connection)
+            }
+            for connection in connections { #expect(connection.readResponse()?.status == 200) }
+            let held = server.journal.entries(path: "/ping").map(\.durationMilliseconds).sorted()
+            #expect(held.count == 100)
+            #expect(held.first ?? 0 >= 99)
+            // Uniform over 300 ms: the quartiles sit near 175, 250 and 325 ms, not all at one end.
+            #expect(held[25] < 250 && held[75] > 250, "quartiles \(held[25]) and \(held[75]) ms")
+        }
+    }
+
     @Test func offlineRefusesConnectionsThenRecovers() async throws {
         try await withServer { server, client in
             server.goOffline(for: .milliseconds(600))
