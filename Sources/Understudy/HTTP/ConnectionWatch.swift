@@ -41,11 +41,17 @@ final class ConnectionWatch {
         return readingSince
     }
 
-    /// Whether evhttp has freed its connection (it clears the bufferevent's callbacks when it does).
+    /// Whether evhttp has freed its connection. `bufferevent_free` clears every callback; the event callback is
+    /// the one to look at, because evhttp clears the read callback itself while it writes each reply.
     var isReleasedByEvhttp: Bool {
-        var readCallback: bufferevent_data_cb?
-        bufferevent_getcb(bufferEvent, &readCallback, nil, nil, nil)
-        return readCallback == nil
+        var eventCallback: bufferevent_event_cb?
+        bufferevent_getcb(bufferEvent, nil, nil, &eventCallback, nil)
+        return eventCallback == nil
+    }
+
+    /// Bytes queued for the client that the socket has not taken yet.
+    var unwrittenBytes: Int {
+        evbuffer_get_length(bufferevent_get_output(bufferEvent))
     }
 
     /// Ends the connection from outside: evhttp then reads end-of-file and frees it as it would any other.

@@ -67,7 +67,6 @@ extension EventLoop {
         // Without a connection (the client left while a delay held the reply) evhttp frees the request inside
         // evhttp_send_reply, so the head must not be linked into it; it is sent nowhere anyway.
         if evhttp_request_get_connection(request) != nil, let headers = evhttp_request_get_output_headers(request) {
-            waitForCompletion(of: request)
             cannedHead.send(reply, on: request, headers: headers, remaining: incoming.window.remaining,
                             resetsAt: incoming.window.resetsAt)
         } else {

@@ -54,6 +54,11 @@ extension EventLoop {
         }
     }
 
+    /// Whether a live connection still has reply bytes queued (shutdown waits for them, up to its grace period).
+    var hasUnwrittenReplies: Bool {
+        connections.values.contains { !$0.isReleasedByEvhttp && $0.unwrittenBytes > 0 }
+    }
+
     /// At shutdown, after evhttp has freed every connection: drops the last references.
     func releaseAllConnections() {
         for watch in connections.values { watch.release() }

@@ -129,8 +129,6 @@ extension EventLoop {
         guard task.ownsRequest else { return }
         task.ownsRequest = false
         if let connection = task.connection { evhttp_connection_set_closecb(connection, nil, nil) }
-        // The last bytes may still be queued: shutdown waits for them as for any reply.
-        waitForCompletion(of: task.request)
         evhttp_send_reply_end(task.request)
         record(task)
         tasks.removeValue(forKey: ObjectIdentifier(task))

@@ -163,7 +163,6 @@ extension EventLoop {
                 EventLoop.addReference(to: shared, in: output)
             }
         }
-        waitForCompletion(of: request)
         evhttp_send_reply(request, Int32(response.status), ReasonPhrase.forStatus(response.status), nil)
         if journaled {
             let now = EventLoop.monotonicMilliseconds()
@@ -179,17 +178,6 @@ extension EventLoop {
             guard let retained else { return }
             Unmanaged<SharedBytes>.fromOpaque(retained).release()
         }, Unmanaged.passRetained(shared).toOpaque())
-    }
-
-    /// Counts the reply as in flight until evhttp has written it. Only a reply with a live connection is waited
-    /// for on shutdown; a request whose client already left is freed by evhttp_send_reply without completing.
-    func waitForCompletion(of request: OpaquePointer) {
-        guard evhttp_request_get_connection(request) != nil else { return }
-        repliesInFlight += 1
-        evhttp_request_set_on_complete_cb(request, { _, argument in
-            guard let argument else { return }
-            Unmanaged<EventLoop>.fromOpaque(argument).takeUnretainedValue().repliesInFlight -= 1
-        }, Unmanaged.passUnretained(self).toOpaque())
     }
 
     /// Delivers the reply after its delay on a libevent timer: the loop keeps serving meanwhile.

@@ -36,8 +36,6 @@ final class EventLoop: @unchecked Sendable {
     /// Replies waiting on a delay timer, keyed by their identity.
     var pending: [ObjectIdentifier: PendingReply] = [:]
     var rateWindow = RateLimitWindow()
-    /// Replies handed to evhttp whose last byte has not been written yet.
-    var repliesInFlight = 0
     /// Every client connection, by its bufferevent (see `ConnectionWatch`).
     var connections: [OpaquePointer: ConnectionWatch] = [:]
     var connectionSweep: OpaquePointer?
@@ -200,7 +198,8 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private func finishShutdownWhenDrained() {
-        let drained = repliesInFlight == 0 && tasks.isEmpty
+        // Drained when every reply has left: no task still writing, no connection with bytes still queued.
+        let drained = tasks.isEmpty && !hasUnwrittenReplies
         guard drained || EventLoop.monotonicMilliseconds() >= shutdownDeadline else { return }
         if let shutdownTimer { event_del(shutdownTimer) }
         closeAllTasks()

@@ -121,6 +121,24 @@ import Understudy
         #expect(ending == .closed)
     }
 
+    /// A client that leaves with part of its reply still queued does not make a later stop() wait: only bytes
+    /// still bound for a connected client are waited for.
+    @Test func aClientThatLeftMidReplyDoesNotHoldUpStop() async throws {
+        var configuration = UnderstudyServer.Configuration()
+        configuration.shutdownGraceSeconds = 5
+        let server = try UnderstudyServer.start(configuration)
+        do {
+            let reader = try RawHTTPConnection(port: server.port, receiveBufferBytes: 4_096)
+            reader.write("GET /products?limit=0 HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            _ = reader.readHead()
+            try await Task.sleep(for: .milliseconds(200))
+        }  // closed here with most of the 250 KB unread
+        try await Task.sleep(for: .milliseconds(300))
+        let stopping = ContinuousClock.now
+        server.stop()
+        #expect(ContinuousClock.now - stopping < .seconds(2))
+    }
+
     @Test func stopAnswersHeldCannedReplies() async throws {
         let server = try UnderstudyServer.start()
         let connection = try RawHTTPConnection(port: server.port)

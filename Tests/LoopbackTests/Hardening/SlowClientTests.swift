@@ -49,6 +49,24 @@ import Understudy
         }
     }
 
+    /// A connection stays watched across a reply that takes longer than a sweep: evhttp clears its read callback
+    /// while writing, which must not look like the connection being freed.
+    @Test func aConnectionIsStillWatchedAfterASlowReply() async throws {
+        try await withServer({ $0.requestReadTimeoutSeconds = 1 }) { server, _ in
+            let connection = try RawHTTPConnection(port: server.port, receiveTimeoutSeconds: 5)
+            connection.write("GET /products/1 HTTP/1.1\r\nHost: local\r\nX-Understudy-Fault: chunks=3/600ms\r\n\r\n")
+            #expect(connection.readResponse()?.status == 200)
+            connection.write("GET /ping HTTP/1.1\r\nHost: local")
+            for _ in 0..<12 {
+                connection.write("h")
+                try await Task.sleep(for: .milliseconds(150))
+            }
+            let (bytes, ending) = connection.readUntilEnd()
+            #expect(bytes.isEmpty)
+            #expect(ending == .closed || ending == .reset)
+        }
+    }
+
     /// An idle keep-alive connection is not a slow request: it is left alone until the idle timeout.
     @Test func anIdleKeptAliveConnectionIsNotCutOff() async throws {
         try await withServer({ $0.requestReadTimeoutSeconds = 1 }) { server, _ in
