@@ -21,9 +21,10 @@ final class StandardError: Sendable {
     private let queue = DispatchQueue(label: "understudy.stderr")
     private let backlog = Locked(Backlog())
 
-    /// Writes a line now, on the calling thread.
-    static func say(_ line: String) {
-        write(line + "\n")
+    /// Writes a line now, on the calling thread; gives up after `patience` if standard error will not take it
+    /// (a paused terminal, a full pipe), so the caller always goes on.
+    static func say(_ line: String, patience: Duration = .seconds(1)) {
+        write(line + "\n", patience: patience)
     }
 
     /// Queues a line for the background writer; drops it when too many are waiting.
@@ -50,16 +51,27 @@ final class StandardError: Sendable {
         }
     }
 
-    /// Waits until every queued line has been written.
-    func flush() {
-        queue.sync {}
+    /// Waits until every queued line has been written, or `limit` has passed (the writer may be stuck on a
+    /// standard error nobody reads).
+    func flush(within limit: Duration = .seconds(2)) {
+        let done = DispatchSemaphore(value: 0)
+        queue.async { done.signal() }
+        let (seconds, attoseconds) = limit.components
+        _ = done.wait(timeout: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)))
     }
 
-    private static func write(_ text: String) {
+    /// Writes all of `text`, waiting for standard error to take it; with `patience`, waits at most that long for
+    /// it to become writable each time it is full.
+    private static func write(_ text: String, patience: Duration? = nil) {
         var text = text
+        let timeout = patience.map { Int32(min(Int($0.components.seconds) * 1_000 + Int($0.components.attoseconds / 1_000_000_000_000_000), 60_000)) }
         text.withUTF8 { bytes in
             var offset = 0
             while offset < bytes.count {
+                if let timeout {
+                    var descriptor = pollfd(fd: 2, events: Int16(POLLOUT), revents: 0)
+                    guard poll(&descriptor, 1, timeout) == 1 else { return }
+                }
                 let written = Foundation.write(2, bytes.baseAddress! + offset, bytes.count - offset)
                 if written > 0 {
                     offset += written
