@@ -29,13 +29,16 @@ enum MultipartForm {
             if body[position...].starts(with: [45, 45]) { return fields }
             guard body[position...].starts(with: crlf) else { throw MultipartError("a delimiter is not followed by a line break") }
             position += 2
-            guard let headEnd = body[position...].firstRange(of: crlf + crlf) else {
+            // The part ends at the next delimiter; its head must end inside it (else one part would swallow the
+            // next one's head).
+            guard let next = body[position...].firstRange(of: crlf + delimiter) else {
+                throw MultipartError("part \(fields.count + 1) is not closed by '--\(boundary)'")
+            }
+            guard let headEnd = body[position..<next.lowerBound].firstRange(of: crlf + crlf)
+                    ?? (body[position..<next.lowerBound].starts(with: crlf) ? position..<(position + 2) : nil) else {
                 throw MultipartError("part \(fields.count + 1) has no blank line after its headers")
             }
             let head = String(decoding: body[position..<headEnd.lowerBound], as: UTF8.self)
-            guard let next = body[headEnd.upperBound...].firstRange(of: crlf + delimiter) else {
-                throw MultipartError("part \(fields.count + 1) is not closed by '--\(boundary)'")
-            }
             let disposition = Disposition(head)
             guard let name = disposition.name else {
                 throw MultipartError("part \(fields.count + 1) has no Content-Disposition name")
@@ -63,7 +66,7 @@ enum MultipartForm {
                     if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 { value = String(value.dropFirst().dropLast()) }
                     switch pair[0].trimmingSpaces.lowercased() {
                     case "name": name = value
-                    case "filename": isFile = true
+                    case "filename", "filename*": isFile = true
                     default: break
                     }
                 }

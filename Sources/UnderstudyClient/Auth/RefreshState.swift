@@ -25,7 +25,8 @@ struct RefreshState: Sendable {
 
     private enum Phase: Equatable, Sendable {
         case idle
-        case refreshing(waiters: [Int])
+        /// A refresh is under way for the tokens of `version`.
+        case refreshing(waiters: [Int], version: Int)
         /// The refresh for this version failed; later 401s for it fail at once until the tokens change.
         case failed(version: Int)
     }
@@ -63,47 +64,61 @@ struct RefreshState: Sendable {
             return .retry(current)
         }
         switch phase {
-        case .refreshing(let waiters):
-            phase = .refreshing(waiters: waiters + [waiter])
+        case .refreshing(let waiters, let started):
+            phase = .refreshing(waiters: waiters + [waiter], version: started)
             return .wait
         case .failed(let failedVersion) where failedVersion == version:
             return .fail("the token refresh already failed")
         case .idle, .failed:
             guard canRefresh, let tokens, tokens.refreshToken != nil else { return .fail("no refresh token") }
             // The caller that starts the refresh waits for it like everyone else.
-            phase = .refreshing(waiters: [waiter])
+            phase = .refreshing(waiters: [waiter], version: version)
             return .startRefresh(tokens)
         }
     }
 
     /// A waiter gave up (its task was cancelled); returns whether it was still waiting.
     mutating func cancel(waiter: Int) -> Bool {
-        guard case .refreshing(let waiters) = phase, waiters.contains(waiter) else { return false }
-        phase = .refreshing(waiters: waiters.filter { $0 != waiter })
+        guard case .refreshing(let waiters, let started) = phase, waiters.contains(waiter) else { return false }
+        phase = .refreshing(waiters: waiters.filter { $0 != waiter }, version: started)
         return true
     }
 
-    /// The refresh produced a new pair.
+    /// The refresh produced a new pair. If the tokens were replaced meanwhile (a login or logout), the pair is
+    /// stale and dropped, and the waiters go on with whatever is current.
     mutating func refreshSucceeded(_ tokens: TokenPair) -> FinishAction {
-        let waiters = currentWaiters
-        self.tokens = tokens
-        version += 1
+        let (waiters, started) = refreshInProgress
         phase = .idle
-        // `credential` is non-nil unless the server sent an empty access token; then nobody can retry.
+        if started == version {
+            self.tokens = tokens
+            version += 1
+        }
+        // `credential` is nil after a logout, or if the server sent an empty access token: nobody can retry.
         guard let credential else { return .fail(waiters) }
         return .resume(waiters, credential)
     }
 
     /// The refresh failed; every waiter fails with it. A `sticky` failure (the server rejected the refresh
-    /// token) also fails later 401s for these tokens at once; otherwise the next 401 may refresh again.
+    /// token) also fails later 401s for these tokens at once; otherwise the next 401 may refresh again. If the
+    /// tokens were replaced meanwhile, the failure was about the old ones: waiters go on with the new ones.
     mutating func refreshFailed(sticky: Bool = true) -> FinishAction {
-        let waiters = currentWaiters
+        let (waiters, started) = refreshInProgress
+        guard started == version else {
+            phase = .idle
+            guard let credential else { return .fail(waiters) }
+            return .resume(waiters, credential)
+        }
         phase = sticky ? .failed(version: version) : .idle
         return .fail(waiters)
     }
 
-    private var currentWaiters: [Int] {
-        if case .refreshing(let waiters) = phase { return waiters }
-        return []
+    /// Whether the refresh that just ended was still for the current tokens (its result then counts).
+    var refreshIsCurrent: Bool {
+        refreshInProgress.started == version
+    }
+
+    private var refreshInProgress: (waiters: [Int], started: Int) {
+        if case .refreshing(let waiters, let started) = phase { return (waiters, started) }
+        return ([], version)
     }
 }

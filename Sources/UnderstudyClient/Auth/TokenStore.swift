@@ -93,10 +93,14 @@ public actor TokenStore: AuthProvider {
         // The actor may have run other calls while the refresher was suspended; the transition sees them all.
         switch result {
         case .success(let pair):
+            let current = state.refreshIsCurrent
             let action = state.refreshSucceeded(pair)
-            lastFailure = nil
-            try? await storage.save(pair)
             perform(action, cause: nil)
+            // A pair for tokens replaced meanwhile (a login or logout during the refresh) is not kept.
+            if current {
+                lastFailure = nil
+                try? await storage.save(pair)
+            }
         case .failure(let error):
             let rejected = Self.isRejection(error)
             if rejected { lastFailure = error.description }

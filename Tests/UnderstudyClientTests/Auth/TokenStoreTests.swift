@@ -131,6 +131,34 @@ private let refreshRejected: APIError = {
         #expect(await store.tokens == second)
     }
 
+    @Test func aLoginOrLogoutDuringARefreshWins() async throws {
+        for loggingOut in [false, true] {
+            let gate = Gate()
+            let second = second
+            let store = TokenStore { _, _ in
+                await gate.wait()
+                return second
+            }
+            await store.setTokens(first)
+            let rejected = await store.currentCredential()
+            let waiting = Task { [client] () async throws(APIError) -> Credential in
+                try await store.refreshedCredential(after: rejected, using: client)
+            }
+            while await store.waiterCount < 1 { await Task.yield() }
+            let fresh = TokenPair(accessToken: "a3", refreshToken: "r3")
+            await store.setTokens(loggingOut ? nil : fresh)
+            await gate.release()
+            let result = await waiting.result
+            if loggingOut {
+                #expect(throws: APIError.self) { try result.get() }
+                #expect(await store.tokens == nil, "the refresh undid the logout")
+            } else {
+                #expect(try result.get().token == "a3")
+                #expect(await store.tokens == fresh, "the refresh overwrote the new login")
+            }
+        }
+    }
+
     @Test func a401ForAnOlderTokenRetriesWithTheCurrentOneWithoutRefreshing() async throws {
         let store = TokenStore { _, _ in throw refreshRejected }
         await store.setTokens(first)

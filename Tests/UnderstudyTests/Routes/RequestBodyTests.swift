@@ -26,6 +26,9 @@ import Testing
         ("multipart/form-data; boundary=b", "nothing", "no '--b' delimiter in the body"),
         ("multipart/form-data; boundary=b", "--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nvalue", "part 1 is not closed by '--b'"),
         ("multipart/form-data; boundary=b", "--b\r\nX-Other: 1\r\n\r\nv\r\n--b--", "part 1 has no Content-Disposition name"),
+        ("multipart/form-data; boundary=b",
+         "--b\r\nContent-Disposition: form-data; name=\"a\"\r\n--b\r\nContent-Disposition: form-data; name=\"c\"\r\n\r\nv\r\n--b--",
+         "part 1 has no blank line after its headers"),
     ])
     func malformedMultipartIs400(type: String, body: String, reason: String) {
         #expect {
@@ -34,6 +37,14 @@ import Testing
             guard let error = error as? APIError else { return false }
             return error.status == 400 && error.message == "Malformed multipart body: \(reason)"
         }
+    }
+
+    @Test func emptyValuesAndFilesWithExtendedNames() throws {
+        let body = "--b\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\n\r\n"
+            + "--b\r\nContent-Disposition: form-data; name=\"doc\"; filename*=UTF-8''a.txt\r\n\r\nx\r\n--b--"
+        let fields = try RequestBody.fields(of: request(type: "multipart/form-data; boundary=b", body))
+        #expect(fields.entries.map(\.key) == ["title"])
+        #expect(strings(fields)["title"] == .string(""))
     }
 
     @Test func multipartOnlyWithPostAndPut() {
