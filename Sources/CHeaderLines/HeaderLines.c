@@ -8,8 +8,9 @@
 // The same hook makes evhttp's own error pages JSON. When evhttp refuses a request before any callback runs
 // (a body over the limit, a header flood, a request line it cannot parse, a method it does not take) it sends
 // a fixed HTML page labelled `text/html`, which no API client can decode. Here the page's format is recognised
-// and `{"message": …}` written instead, and the bare `text/html` label evhttp gives that page (Understudy itself
-// never sends one) becomes `application/json; charset=utf-8`; Content-Length is counted afterwards.
+// and `{"message": …}` written instead, and the `text/html` label evhttp then gives that page becomes
+// `application/json; charset=utf-8`; Content-Length is counted afterwards. The hook is process-wide: another
+// evhttp server in the same process gets JSON error pages too.
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <stdarg.h>
@@ -22,6 +23,12 @@
 #include "CHeaderLines.h"
 
 enum { line_capacity = 512 };
+
+/// Where this thread is in sending an evhttp error page: the page's body is formatted first, then its head, in
+/// one call (`evhttp_send_error`) on one thread. Only that head's `Content-Type: text/html` is relabelled, so a
+/// reply anyone else sends as text/html in this process keeps its label.
+enum { no_error_page, error_page_formatted, in_error_page_head };
+static _Thread_local int error_page_state = no_error_page;
 /// What a fast path returns for a line it does not write, leaving it to libevent.
 enum { not_taken = -2 };
 
@@ -45,7 +52,8 @@ static int add_header_line(struct evbuffer *buffer, va_list arguments) {
     const char *name = va_arg(arguments, const char *);
     const char *value = va_arg(arguments, const char *);
     if (name == NULL || value == NULL) return not_taken;
-    if (strcmp(value, "text/html") == 0 && strcasecmp(name, "Content-Type") == 0) {
+    if (error_page_state == in_error_page_head && strcmp(value, "text/html") == 0
+        && strcasecmp(name, "Content-Type") == 0) {
         value = "application/json; charset=utf-8";
     }
     size_t name_length = strlen(name), value_length = strlen(value);
@@ -68,6 +76,7 @@ static int add_header_line(struct evbuffer *buffer, va_list arguments) {
 
 /// `"HTTP/%d.%d %d %s\r\n"`: a status line.
 static int add_status_line(struct evbuffer *buffer, va_list arguments) {
+    error_page_state = error_page_state == error_page_formatted ? in_error_page_head : no_error_page;
     int major = va_arg(arguments, int);
     int minor = va_arg(arguments, int);
     int code = va_arg(arguments, int);
@@ -110,6 +119,7 @@ static const char *error_message(int status, const char *reason) {
 
 /// Writes `{"message":"…"}` for an error page. Returns the bytes added, or -1 on failure.
 static int add_error_body(struct evbuffer *buffer, va_list arguments) {
+    error_page_state = error_page_formatted;
     int status = va_arg(arguments, int);
     const char *reason = va_arg(arguments, const char *);
     const char *message = error_message(status, reason != NULL ? reason : "Error");
