@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
 """Replays the golden contract cases (fixtures/contracts/*.json) against a running server.
 
-    scripts/contract-replay.py http://127.0.0.1:8080 [--cases DIR] [--spec openapi/openapi.yaml] [NAME...]
+    scripts/contract-replay.py http://127.0.0.1:8080 [--server-bin .build/debug/understudy] [--cases DIR]
+                               [--spec openapi/openapi.yaml] [NAME...]
 
 The case format is described in fixtures/contracts/README.md. Exits 1 when any case fails, printing the request,
-what was expected and what came back. Schema checks (`"schema": "Product"`) need PyYAML and jsonschema, which the
-contract venv has (scripts/contract.sh); without them they are skipped with a warning.
+what was expected and what came back. Cases marked `isolated` (the admin API, set-ups, server configurations) run
+against a server of their own, started from --server-bin for the case and stopped after it, so nothing they change
+reaches the server at URL or another case; without --server-bin they are skipped, which also fails the run.
+Schema checks (`"schema": "Product"`) need PyYAML and jsonschema, which the contract venv has
+(scripts/contract.sh); without them they are skipped with a warning.
 """
 import argparse
 import glob
@@ -13,6 +17,7 @@ import http.client
 import json
 import os
 import re
+import subprocess
 import sys
 import urllib.parse
 
@@ -21,12 +26,15 @@ PLACEHOLDER = re.compile(r"\{\{token:([A-Za-z0-9_.-]+)\}\}")
 
 
 class Server:
-    def __init__(self, base):
+    def __init__(self, base, tokens=None):
         url = urllib.parse.urlsplit(base)
         if url.hostname not in ("127.0.0.1", "localhost", "::1"):
             sys.exit("contract-replay: refusing to send traffic anywhere but the loopback address")
         self.host, self.port = url.hostname, url.port or 80
-        self.tokens = {}
+        # Shared with the isolated servers: a token from one verifies on all (same secret), and logging in on an
+        # isolated server would put the login in its journal.
+        self.tokens = {} if tokens is None else tokens
+        self.login = self
 
     def send(self, method, target, headers, body):
         conn = http.client.HTTPConnection(self.host, self.port, timeout=15)
@@ -39,10 +47,10 @@ class Server:
             conn.close()
 
     def token(self, username):
-        """Logs in as `username` (password `<username>pass`) once and keeps the access token."""
+        """Logs in as `username` (password `<username>pass`) once, on the main server, and keeps the access token."""
         if username not in self.tokens:
             body = json.dumps({"username": username, "password": username + "pass"}).encode()
-            status, _, data = self.send("POST", "/auth/login", {"Content-Type": "application/json"}, body)
+            status, _, data = self.login.send("POST", "/auth/login", {"Content-Type": "application/json"}, body)
             if status != 200:
                 raise RuntimeError("login as %s for {{token:%s}} failed: %d %r" % (username, username, status, data))
             self.tokens[username] = json.loads(data)["accessToken"]
@@ -81,8 +89,50 @@ def build(request, server):
         if not has_type:
             headers["Content-Type"] = "application/x-www-form-urlencoded"
     elif "rawBody" in request:
-        body = request["rawBody"].encode()
+        body = request["rawBody"].encode() * request.get("rawBodyRepeat", 1)
     return request["method"], target, headers, body
+
+
+class IsolatedServer:
+    """`understudy --port 0 --quiet` with the case's `server` options, for one case."""
+
+    def __init__(self, binary, options, main):
+        args = [binary, "--port", "0", "--quiet"]
+        if "adminToken" in options:
+            args += ["--admin-token", options["adminToken"]]
+        if "host" in options:
+            args += ["--host", options["host"]]
+        self.process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        line = self.process.stdout.readline()
+        found = re.search(r"listening on http://([^\s/]+):([0-9]+)", line)
+        if not found:
+            self.stop()
+            raise RuntimeError("%s did not start: %r" % (" ".join(args), line))
+        # A server bound to every address is still reached on loopback.
+        self.server = Server("http://127.0.0.1:%s" % found.group(2), tokens=main.tokens)
+        self.server.login = main
+
+    def stop(self):
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+def pointer(document, path):
+    """The value at a JSON Pointer (RFC 6901), or a KeyError naming where it stops."""
+    value = document
+    for token in path.split("/")[1:]:
+        token = token.replace("~1", "/").replace("~0", "~")
+        if isinstance(value, list) and token.isdigit() and int(token) < len(value):
+            value = value[int(token)]
+        elif isinstance(value, dict) and token in value:
+            value = value[token]
+        else:
+            raise KeyError(path)
+    return value
 
 
 def same(a, b):
@@ -150,10 +200,18 @@ class Schemas:
 
 
 def check(case, server, schemas):
+    problems = []
+    for index, step in enumerate(case.get("setup", [])):
+        method, target, headers, body = build(step, server)
+        status, _, data = server.send(method, target, headers, body)
+        wanted = step.get("status")
+        if not (status == wanted if wanted is not None else 200 <= status < 300):
+            problems.append("setup %d (%s %s) answered %d %r" % (index + 1, method, target, status, data[:200]))
+    if problems:
+        return problems, (method, target, status, data)
     method, target, headers, body = build(case["request"], server)
     status, got_headers, data = server.send(method, target, headers, body)
     expected = case["response"]
-    problems = []
     if status != expected["status"]:
         problems.append("status %d, expected %d" % (status, expected["status"]))
     lowered = {}
@@ -165,10 +223,15 @@ def check(case, server, schemas):
             problems.append("header %s missing, expected %r" % (name, value))
         elif value not in values:
             problems.append("header %s is %r, expected %r" % (name, values[0] if len(values) == 1 else values, value))
+    for name in expected.get("headersAbsent", []):
+        if name.lower() in lowered:
+            problems.append("header %s is %r, expected none" % (name, lowered[name.lower()]))
     if expected.get("bodyEmpty") and data:
         problems.append("body %r, expected none" % data[:200])
+    if "bodyText" in expected and data != expected["bodyText"].encode():
+        problems.append("body %r, expected %r" % (data[:300], expected["bodyText"].encode()[:300]))
     parsed = None
-    wants_json = any(k in expected for k in ("body", "bodyKeys", "schema"))
+    wants_json = any(k in expected for k in ("body", "bodyKeys", "bodyAt", "schema"))
     if wants_json:
         try:
             parsed = json.loads(data)
@@ -184,6 +247,13 @@ def check(case, server, schemas):
             keys = list(parsed) if isinstance(parsed, dict) else None
             if keys != expected["bodyKeys"]:
                 problems.append("keys %s, expected %s" % (keys, expected["bodyKeys"]))
+        for path, value in expected.get("bodyAt", {}).items():
+            try:
+                d = first_difference(value, pointer(parsed, path), path)
+            except KeyError:
+                d = "%s: not in the body" % path
+            if d:
+                problems.append("body differs at " + d)
         if "schema" in expected and schemas.error is None:
             d = schemas.validate(expected["schema"], parsed)
             if d:
@@ -195,6 +265,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("url")
     parser.add_argument("names", nargs="*", help="case names to run (default: all)")
+    parser.add_argument("--server-bin", help="the understudy binary to start a server with for each isolated case")
     parser.add_argument("--cases", default=os.path.join(ROOT, "fixtures", "contracts"))
     parser.add_argument("--spec", default=os.path.join(ROOT, "openapi", "openapi.yaml"))
     args = parser.parse_args()
@@ -204,16 +275,25 @@ def main():
     if schemas.error:
         print("warning: " + schemas.error)
     files = sorted(glob.glob(os.path.join(args.cases, "*.json")))
-    passed = failed = 0
+    passed = failed = skipped = 0
     for path in files:
         with open(path, encoding="utf-8") as f:
             case = json.load(f)
         if args.names and case["name"] not in args.names:
             continue
+        if case.get("isolated") and not args.server_bin:
+            skipped += 1
+            continue
+        isolated = None
         try:
-            problems, (method, target, status, data) = check(case, server, schemas)
+            if case.get("isolated"):
+                isolated = IsolatedServer(args.server_bin, case.get("server", {}), server)
+            problems, (method, target, status, data) = check(case, isolated.server if isolated else server, schemas)
         except Exception as e:  # a refused connection, a failed login
             problems, method, target, status, data = ["error: %s" % e], case["request"]["method"], case["request"]["path"], 0, b""
+        finally:
+            if isolated:
+                isolated.stop()
         if problems:
             failed += 1
             print("FAIL %s: %s %s -> %d %s" % (case["name"], method, target, status, data[:300].decode("utf-8", "replace")))
@@ -221,8 +301,8 @@ def main():
                 print("     " + p)
         else:
             passed += 1
-    print("contract: %d passed, %d failed" % (passed, failed))
-    sys.exit(1 if failed else 0)
+    print("contract: %d passed, %d failed, %d skipped (isolated cases need --server-bin)" % (passed, failed, skipped))
+    sys.exit(1 if failed or skipped else 0)
 
 
 if __name__ == "__main__":

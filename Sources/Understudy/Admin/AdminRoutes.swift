@@ -1,5 +1,6 @@
 /// The admin API under `/__understudy/`: rules, sessions, the journal, the seed, offline and reset. JSON in and
-/// out; every mistake is a 400 `{"message"}` naming the field. Runs on the event loop.
+/// out; every mistake is a 400 `{"message"}` naming the field. HEAD is answered wherever GET is, as on the public
+/// routes (the event loop leaves the body out). Runs on the event loop.
 struct AdminRoutes {
     static let prefix = "/__understudy"
     /// Admin bodies are small; anything larger is refused before parsing.
@@ -18,14 +19,15 @@ struct AdminRoutes {
             if request.method == "POST" || request.method == "PUT", !request.body.isEmpty {
                 try AdminRoutes.checkContentType(of: request)
             }
-            return try route(request, segments)
+            // HEAD reads as GET for routing only: the 405 for a HEAD still names HEAD.
+            return try route(request, method: request.method == "HEAD" ? "GET" : request.method, segments)
         } catch {
             return error.response
         }
     }
 
-    private func route(_ request: HTTPRequest, _ segments: [String]) throws(APIError) -> HTTPResponse {
-        switch (request.method, segments.first, segments.count) {
+    private func route(_ request: HTTPRequest, method: String, _ segments: [String]) throws(APIError) -> HTTPResponse {
+        switch (method, segments.first, segments.count) {
         case ("GET", "health"?, 1):
             return json(.object(JSONObject([
                 .init(key: "status", value: .string("ok")),
@@ -112,7 +114,8 @@ struct AdminRoutes {
             faults.reseed(try AdminJSON.seed(value))
             return json(.object(JSONObject([.init(key: "seed", value: value)])))
         case (_, let resource?, 1...2) where AdminRoutes.allowedMethods(resource, depth: segments.count) != nil:
-            let allowed = AdminRoutes.allowedMethods(resource, depth: segments.count) ?? []
+            let listed = AdminRoutes.allowedMethods(resource, depth: segments.count) ?? []
+            let allowed = listed.contains("GET") ? listed + ["HEAD"] : listed
             throw APIError(405, "Method \(request.method) is not allowed on \(request.path); use \(allowed.joined(separator: ", "))",
                            headers: ["Allow": allowed.joined(separator: ", ")])
         default:
@@ -120,7 +123,7 @@ struct AdminRoutes {
         }
     }
 
-    /// The methods each admin resource answers, for 405s.
+    /// The methods each admin resource answers, for 405s; HEAD comes with GET.
     static func allowedMethods(_ resource: String, depth: Int) -> [String]? {
         switch (resource, depth) {
         case ("health", 1): ["GET"]

@@ -2,8 +2,11 @@ import CLibevent
 import Foundation
 
 extension EventLoop {
-    /// Whether `incoming` asks for `/products/stream` (or an alias of it).
+    /// Whether `incoming` asks for `/products/stream` (or an alias of it). Only GET and HEAD do: any other method is
+    /// routed like `/products/{id}` with the id `stream`, as `/products/categories` is (DummyJSON's `/:id` routes),
+    /// so `Allow` lists the same methods on every `/products/<word>`.
     func isStreamRequest(_ incoming: HTTPRequest) -> Bool {
+        guard incoming.method == "GET" || incoming.method == "HEAD" else { return false }
         var path = incoming.path
         if path.hasPrefix("/auth/") { path = path.dropFirst("/auth".count) }
         return path == "/products/stream" || path == "/product/stream"
@@ -13,9 +16,6 @@ extension EventLoop {
     func streamPlan(for incoming: HTTPRequest, fault: FaultSpec?, session: String?) -> Result<StreamPlan, APIError>? {
         guard isStreamRequest(incoming) else { return nil }
         let path = incoming.path.hasPrefix("/auth/") ? incoming.path.dropFirst("/auth".count) : incoming.path
-        guard incoming.method == "GET" || incoming.method == "HEAD" else {
-            return .failure(router.methodNotAllowed(incoming, allowed: ["GET"]))
-        }
         do throws(APIError) {
             if path != incoming.path { _ = try router.authenticate(incoming) }
             _ = try ListQuery.parse(incoming.query)

@@ -75,7 +75,9 @@ public final class Journal: Sendable {
     }
 
     /// Entries in arrival order (a stream or a hung request is recorded when the server is done with it, but sorts
-    /// by when it arrived), filtered by any of session, exact path and method, at most `limit` (the newest).
+    /// by when it arrived), filtered by any of session, path and method, at most `limit` (the newest). `path` is a
+    /// glob, as in a rule's `match`: `*` stands for any run of characters and `?` for one, so `/products/*` finds
+    /// every product read and a path without either finds exactly that path.
     public func entries(session: String? = nil, path: String? = nil, method: String? = nil, limit: Int? = nil) -> [JournalEntry] {
         matching(session: session, path: path, method: method, limit: limit).entries
     }
@@ -84,7 +86,7 @@ public final class Journal: Sendable {
     func matching(session: String?, path: String?, method: String?, limit: Int?) -> (entries: [JournalEntry], total: Int) {
         let all = store.withLock { $0.live }
         let matching = all.filter { entry in
-            (session == nil || entry.session == session) && (path == nil || entry.path == path)
+            (session == nil || entry.session == session) && (path.map { Glob.matches($0, entry.path) } ?? true)
                 && (method == nil || entry.method == method?.uppercased())
         }.sorted { ($0.time, $0.id) < ($1.time, $1.id) }
         guard let limit, limit >= 0 else { return (matching, matching.count) }

@@ -32,7 +32,10 @@ extension Router {
             case ("DELETE", _):
                 return try deleteProduct(id: name)
             default:
-                throw methodNotAllowed(request, allowed: name == "add" ? ["POST"] : ["GET", "PUT", "PATCH", "DELETE"])
+                // Allow names every method this URL answers without a 405: on `add` GET, PUT, PATCH and DELETE reach
+                // the `/{id}` routes (and answer their 404), as they do on any other word.
+                throw methodNotAllowed(request, allowed: name == "add" ? ["GET", "POST", "PUT", "PATCH", "DELETE"]
+                                                                       : ["GET", "PUT", "PATCH", "DELETE"])
             }
         case 2 where rest[rest.startIndex] == "category":
             let slug = rest[rest.startIndex + 1]

@@ -2,49 +2,101 @@ import Foundation
 import Testing
 @testable import Understudy
 
-/// Every path the server serves is in `openapi/openapi.yaml`, and every path there is served.
+/// The spec and the server agree on routes, as the server answers them, with no list kept by hand:
+///
+/// - every path of `openapi/openapi.yaml` is served, with exactly the methods listed under it (and under every other
+///   template the same URL matches, as `/products/add` also matches `/products/{id}`): listed methods get an
+///   answer other than the unknown-route 404 or a 405, HEAD the same status as GET, and every other method a 405
+///   whose `Allow` names the listed ones;
+/// - no path outside the spec is served: a crawl over the spec's own words (and a few plausible others), one to
+///   three segments deep, finds only paths that a spec template or a documented alias covers.
+///
+/// OPTIONS is left out: it is the CORS preflight, a 204 on every path.
 @Suite struct RouteParityTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
+    static let methods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "TRACE"]
+    /// Ends `/products/stream` after one event; every other route ignores these parameters.
+    static let query = "?count=1&interval=10"
 
-    /// `paths:` keys of the spec: lines indented by exactly two spaces that start with `/`.
-    static var specPaths: [String] {
-        let text = (try? String(contentsOf: root.appendingPathComponent("openapi/openapi.yaml"), encoding: .utf8)) ?? ""
-        return text.split(separator: "\n").compactMap { line in
-            guard line.hasPrefix("  /"), !line.hasPrefix("   "), line.hasSuffix(":") else { return nil }
-            return String(line.dropFirst(2).dropLast())
-        }
+    @Test func theSpecListsRoutes() {
+        #expect(SpecRoutes.paths.count >= 28)
+        #expect(SpecRoutes.paths.allSatisfy { !$0.methods.isEmpty })
     }
 
-    @Test func theSpecAndTheRouteTableListTheSamePaths() {
-        let spec = RouteParityTests.specPaths
-        #expect(!spec.isEmpty)
-        #expect(Set(spec) == Set(RouteTable.paths), "only in spec: \(Set(spec).subtracting(RouteTable.paths)); only served: \(Set(RouteTable.paths).subtracting(spec))")
-    }
-
-    @Test(arguments: RouteTable.paths)
-    func everyListedPathIsServed(template: String) async throws {
-        let path = template.replacingOccurrences(of: "{id}", with: template.contains("faults") || template.contains("sessions") ? "missing" : "1")
-            .replacingOccurrences(of: "{slug}", with: "laptops").replacingOccurrences(of: "{code}", with: "200")
-            .replacingOccurrences(of: "{message}", with: "fine")
+    @Test(arguments: SpecRoutes.paths)
+    func everySpecPathIsServedWithItsMethods(path: SpecRoutes.Path) async throws {
+        let concrete = SpecRoutes.sample(path.template)
+        let listed = SpecRoutes.templates(matching: concrete).reduce(into: Set<String>()) { $0.formUnion($1.methods) }
         try await withServer { _, client in
-            let token = try await client.accessToken()
-            var replies: [HTTPTestClient.Reply] = []
-            for method in ["GET", "POST", "PUT", "DELETE"] {
-                replies.append(try await client.send(method, path + (path.hasSuffix("stream") ? "?count=1&interval=10" : ""),
-                                                     headers: ["Authorization": "Bearer \(token)", "Content-Type": "application/json"]))
+            let headers = ["Authorization": "Bearer \(try await client.accessToken())"]
+            var statuses: [String: Int] = [:]
+            for method in RouteParityTests.methods {
+                let reply = try await client.send(method, concrete + RouteParityTests.query, headers: headers)
+                statuses[method] = reply.status
+                if listed.contains(method) {
+                    #expect(!RouteParityTests.isUnknownRoute(reply) && reply.status != 405,
+                            "\(method) \(concrete): \(reply.status) \(reply.message ?? "")")
+                } else {
+                    #expect(reply.status == 405, "\(method) \(concrete) is served, but the spec does not list it")
+                    let allow = Set((reply.header("Allow") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+                    #expect(allow == listed, "Allow on \(method) \(concrete)")
+                }
             }
-            // Served: at least one method gets an answer that is not the unknown-route 404.
-            #expect(replies.contains { !($0.message ?? "").hasPrefix("Route ") && !($0.message ?? "").hasPrefix("Admin route ") },
-                    "\(template) is not served")
+            if listed.contains("GET") { #expect(statuses["HEAD"] == statuses["GET"], "HEAD \(concrete)") }
         }
     }
 
-    @Test func unlistedPathsAreNotServed() async throws {
-        try await withServer { _, client async throws in
-            for path in ["/carts", "/products/1/reviews", "/auth", "/__understudy", "/__understudy/nothing"] {
-                #expect(try await client.send(path).status == 404, "\(path)")
+    /// A crawl: every path of one and two words from the vocabulary, and three where the first two are served
+    /// spec words. What answers anything but the unknown-route 404 must be documented.
+    @Test func nothingOutsideTheSpecIsServed() async throws {
+        let words = SpecRoutes.vocabulary + RouteParityTests.plausible
+        try await withServer { _, client in
+            let headers = ["Authorization": "Bearer \(try await client.accessToken())"]
+            let first = words.map { "/" + $0 } + words.flatMap { a in words.map { "/\(a)/\($0)" } }
+            var served = try await RouteParityTests.served(first, client: client, headers: headers)
+            let prefixes = served.filter { path in
+                path.split(separator: "/").count == 2 && path.split(separator: "/").allSatisfy { SpecRoutes.vocabulary.contains(String($0)) }
+            }
+            served += try await RouteParityTests.served(prefixes.flatMap { p in words.map { "\(p)/\($0)" } }, client: client, headers: headers)
+            #expect(served.count > 100)
+            let undocumented = served.filter { SpecRoutes.templates(matching: SpecRoutes.documented($0)).isEmpty }
+            #expect(undocumented.isEmpty, "served but not in the spec: \(undocumented.sorted())")
+        }
+    }
+
+    /// Paths a client might try: DummyJSON's other resources, and near misses of real routes.
+    @Test(arguments: ["/carts", "/users", "/users/1", "/posts", "/products/1/reviews", "/products/category/laptops/x",
+                      "/auth", "/http", "/https", "/test/x", "/__understudy", "/__understudy/nothing",
+                      "/__understudy/health/x", "/__understudy/faults/rule-1/x", "/openapi.json"])
+    func unlistedPathsAreNotServed(path: String) async throws {
+        try await withServer { _, client in
+            let headers = ["Authorization": "Bearer \(try await client.accessToken())"]
+            for method in RouteParityTests.methods where method != "HEAD" {
+                let reply = try await client.send(method, path, headers: headers)
+                #expect(RouteParityTests.isUnknownRoute(reply), "\(method) \(path): \(reply.status) \(reply.message ?? "")")
+            }
+            #expect(try await client.send("HEAD", path, headers: headers).status == 404)
+        }
+    }
+
+    static let plausible = ["users", "carts", "posts", "comments", "todos", "quotes", "recipes", "reviews", "image",
+                            "icon", "filter", "docs", "openapi.json", "admin", "metrics", "status", "version", "x"]
+
+    static func isUnknownRoute(_ reply: HTTPTestClient.Reply) -> Bool {
+        reply.status == 404 && ((reply.message ?? "").hasPrefix("Route ") || (reply.message ?? "").hasPrefix("Admin route "))
+    }
+
+    /// The paths among `paths` that a GET finds (anything but the unknown-route 404), 16 requests at a time.
+    static func served(_ paths: [String], client: HTTPTestClient, headers: [String: String]) async throws -> [String] {
+        var found: [String] = []
+        for start in stride(from: 0, to: paths.count, by: 16) {
+            let batch = paths[start..<min(start + 16, paths.count)]
+            found += try await withThrowingTaskGroup(of: String?.self) { group in
+                for path in batch {
+                    group.addTask { isUnknownRoute(try await client.send("GET", path + query, headers: headers)) ? nil : path }
+                }
+                return try await group.reduce(into: []) { if let path = $1 { $0.append(path) } }
             }
         }
+        return found
     }
 }

@@ -108,12 +108,32 @@ import Understudy
             #expect(try await client.send("/__understudy/nothing").status == 404)
             let notAllowed = try await client.send("PATCH", "/__understudy/faults")
             #expect(notAllowed.status == 405)
-            #expect(notAllowed.header("Allow") == "GET, POST, DELETE")
+            #expect(notAllowed.header("Allow") == "GET, POST, DELETE, HEAD")
             let anonymous = try await client.json("POST", "/__understudy/sessions", [String: String]())
             #expect(anonymous.status == 201)
             #expect((anonymous.object["id"] as? String)?.hasPrefix("session-") == true)
             #expect((anonymous.object["seed"] as? Int ?? -1) >= 0)
             #expect(try await client.send("/__understudy/requests?limit=-1").status == 400)
+        }
+    }
+
+    /// HEAD works wherever GET does, on the admin API as on the public routes: the GET's head and no body.
+    @Test(arguments: ["/__understudy/health", "/__understudy/faults", "/__understudy/requests", "/__understudy/sessions",
+                      "/__understudy/seed"])
+    func headIsAnsweredWhereGetIs(path: String) async throws {
+        try await withServer { server, _ in
+            let connection = try RawHTTPConnection(port: server.port)
+            connection.write("HEAD \(path) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+            let text = String(decoding: connection.readUntilEnd().bytes, as: UTF8.self)
+            #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(text)")
+            #expect(text.hasSuffix("\r\n\r\n"), "a HEAD reply has no body: \(text)")
+            #expect(text.contains("Content-Type: application/json; charset=utf-8"))
+            // A route that takes no GET refuses HEAD too, and names it.
+            let refused = try RawHTTPConnection(port: server.port)
+            refused.write("HEAD /__understudy/reset HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+            let head = String(decoding: refused.readUntilEnd().bytes, as: UTF8.self)
+            #expect(head.hasPrefix("HTTP/1.1 405 "))
+            #expect(head.contains("Allow: POST\r\n"))
         }
     }
 

@@ -24,6 +24,19 @@ import Testing
         #expect(found.total == 3)
     }
 
+    /// `path` is a glob, as in a rule's match: `*` any run of characters, `?` one; a plain path matches only itself.
+    @Test func thePathFilterIsAGlob() {
+        let journal = Journal(capacity: 10)
+        for path in ["/products/1", "/products/12", "/products/search", "/products", "/auth/products/1"] {
+            journal.record(entry(journal, path: path))
+        }
+        #expect(journal.entries(path: "/products/*").map(\.path) == ["/products/1", "/products/12", "/products/search"])
+        #expect(journal.entries(path: "/products/?").map(\.path) == ["/products/1"])
+        #expect(journal.entries(path: "*/products/1").map(\.path) == ["/products/1", "/auth/products/1"])
+        #expect(journal.entries(path: "/products").map(\.path) == ["/products"])
+        #expect(journal.matching(session: nil, path: "/products*", method: nil, limit: 1).total == 4)
+    }
+
     /// 10,000 requests with 60 KiB of headers each would keep 600 MB; values are cut and bytes are bounded.
     @Test func bigHeadersAreCutAndTheJournalIsBoundedByBytes() {
         let journal = Journal(capacity: 10_000, byteLimit: 1 << 20)
