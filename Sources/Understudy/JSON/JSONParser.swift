@@ -138,8 +138,13 @@ public struct JSONParser {
         // empty one means there were none); the rest are decoded from the input directly.
         var unescaped: [UInt8] = []
         var runStart = index
+        // Whether any raw byte was outside ASCII: only then can the string be invalid UTF-8 (escapes are decoded
+        // to valid UTF-8), so only then does it pay for generic validation.
+        var sawNonASCII = false
         while true {
-            index = endOfPlainRun(from: index)
+            let run = endOfPlainRun(from: index)
+            index = run.end
+            sawNonASCII = sawNonASCII || run.nonASCII
             guard index < bytes.count else {
                 index = start
                 throw error("unterminated string")
@@ -156,11 +161,16 @@ public struct JSONParser {
         let decoded: String?
         if !unescaped.isEmpty {
             unescaped.append(contentsOf: bytes[runStart..<index])
-            decoded = unescaped.withUnsafeBufferPointer { String(validating: $0, as: UTF8.self) }
+            decoded = unescaped.withUnsafeBufferPointer {
+                sawNonASCII ? String(validating: $0, as: UTF8.self) : String(decoding: $0, as: UTF8.self)
+            }
         } else {
-            // Validated from a buffer pointer, which takes the standard library's contiguous fast path.
+            // From a buffer pointer, which takes the standard library's contiguous fast path.
             let range = runStart..<index
-            decoded = bytes.withUnsafeBufferPointer { String(validating: UnsafeBufferPointer(rebasing: $0[range]), as: UTF8.self) }
+            decoded = bytes.withUnsafeBufferPointer {
+                let run = UnsafeBufferPointer(rebasing: $0[range])
+                return sawNonASCII ? String(validating: run, as: UTF8.self) : String(decoding: run, as: UTF8.self)
+            }
         }
         index += 1
         guard let decoded else {
@@ -172,15 +182,18 @@ public struct JSONParser {
 
     /// The index of the first quote, backslash or control byte at or after `start` (or the end): a tight loop
     /// over the buffer, as string contents are most of a fixture file.
-    private func endOfPlainRun(from start: Int) -> Int {
+    /// Where the run of bytes that need no attention ends, and whether it held any byte outside ASCII.
+    private func endOfPlainRun(from start: Int) -> (end: Int, nonASCII: Bool) {
         bytes.withUnsafeBufferPointer { buffer in
             var position = start
+            var seen: UInt8 = 0
             while position < buffer.count {
                 let byte = buffer[position]
                 if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+                seen |= byte
                 position += 1
             }
-            return position
+            return (position, seen & 0x80 != 0)
         }
     }
 
