@@ -14,7 +14,9 @@ final class ConnectionWatch {
     let bufferEvent: OpaquePointer
     /// When the first byte of the request being read arrived (monotonic ms); nil between requests.
     var readingSince: Double?
-    /// The input buffer's callback entry, switched on while the connection waits for a request's first byte.
+    /// The input buffer's callback, registered only while the connection waits for a request's first byte:
+    /// libevent walks a buffer's callbacks on every change, enabled or not, and evhttp changes the input buffer
+    /// once per header line.
     fileprivate(set) var entry: OpaquePointer?
 
     init(bufferEvent: OpaquePointer) {
@@ -24,12 +26,18 @@ final class ConnectionWatch {
     /// Starts watching: takes a reference on the bufferevent and listens for its first input.
     func start() {
         bufferevent_incref(bufferEvent)
+        listenForFirstByte()
+    }
+
+    private func listenForFirstByte() {
+        guard entry == nil else { return }
         entry = evbuffer_add_cb(bufferevent_get_input(bufferEvent), { buffer, info, argument in
             guard let buffer, let info, info.pointee.n_added > 0, let argument else { return }
             let watch = Unmanaged<ConnectionWatch>.fromOpaque(argument).takeUnretainedValue()
             watch.readingSince = EventLoop.monotonicMilliseconds()
-            // Off until this request is complete: one call per request, not one per read.
-            evbuffer_cb_clear_flags(buffer, watch.entry, UInt32(EVBUFFER_CB_ENABLED))
+            // Gone until this request is complete (libevent allows a callback to remove itself).
+            if let entry = watch.entry { evbuffer_remove_cb_entry(buffer, entry) }
+            watch.entry = nil
         }, Unmanaged.passUnretained(self).toOpaque())
     }
 
@@ -37,7 +45,7 @@ final class ConnectionWatch {
     /// arrived (nil for a request that was already buffered, pipelined behind the one before).
     func requestArrived() -> Double? {
         defer { readingSince = nil }
-        evbuffer_cb_set_flags(bufferevent_get_input(bufferEvent), entry, UInt32(EVBUFFER_CB_ENABLED))
+        listenForFirstByte()
         return readingSince
     }
 

@@ -1,3 +1,4 @@
+import Synchronization
 import UnderstudyLocking
 
 /// Every request a server answered, newest last, bounded by entries and by bytes; safe to read from any thread.
@@ -16,16 +17,21 @@ public final class Journal: Sendable {
         var sizes: [Int] = []
         var head = 0
         var bytes = 0
-        var nextID = 1
 
         var count: Int { entries.count - head }
 
         var live: [JournalEntry] { entries[head...].compactMap { $0 } }
 
-        mutating func dropOldest() {
+        /// Removes the oldest entry and hands it back, so that freeing it happens outside the lock.
+        mutating func dropOldest() -> JournalEntry? {
             bytes -= sizes[head]
-            entries[head] = nil
+            let dropped = entries[head].take()
             head += 1
+            defer { compactIfNeeded() }
+            return dropped
+        }
+
+        private mutating func compactIfNeeded() {
             // Compacted once half the array is dropped slots, so each append costs O(1) on average.
             if head >= 64, head * 2 >= entries.count {
                 entries.removeFirst(head)
@@ -49,6 +55,7 @@ public final class Journal: Sendable {
     /// Header values are kept up to this many bytes.
     public static let maximumHeaderValueBytes = 4_096
     private let store = Locked(Store())
+    private let ids = Atomic<Int>(1)
 
     init(capacity: Int, byteLimit: Int = 32 << 20) {
         self.capacity = max(1, capacity)
@@ -56,22 +63,25 @@ public final class Journal: Sendable {
     }
 
     func nextID() -> Int {
-        store.withLock { state in
-            defer { state.nextID += 1 }
-            return state.nextID
-        }
+        ids.wrappingAdd(1, ordering: .relaxed).oldValue
     }
 
     func record(_ entry: JournalEntry) {
         let kept = entry.headers.contains(where: { $0.value.utf8.count > Journal.maximumHeaderValueBytes })
             ? entry.cuttingHeaderValues(to: Journal.maximumHeaderValueBytes) : entry
         let size = Journal.size(of: kept)
-        store.withLock { state in
+        // The entries pushed out are released after the lock, not while the loop thread holds it.
+        let dropped = store.withLock { state -> JournalEntry? in
             state.entries.append(kept)
             state.sizes.append(size)
             state.bytes += size
-            while state.count > capacity || (state.bytes > byteLimit && state.count > 1) { state.dropOldest() }
+            var oldest: JournalEntry?
+            while state.count > capacity || (state.bytes > byteLimit && state.count > 1) {
+                if let entry = state.dropOldest() { oldest = entry }
+            }
+            return oldest
         }
+        _ = consume dropped
     }
 
     /// Entries in arrival order (a stream or a hung request is recorded when the server is done with it, but sorts
