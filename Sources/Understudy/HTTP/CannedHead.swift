@@ -24,6 +24,7 @@ final class CannedHead {
     private let dateKey = strdup("Date")!
     private let lengthKey = strdup("Content-Length")!
     private var dateSecond = Int.min
+    private let resetLabel = CannedReply.resetLabel
 
     init() {
         fields = .allocate(capacity: CannedHead.fieldCount)
@@ -53,29 +54,28 @@ final class CannedHead {
     /// Whether `reply`'s head fits the buffers: checked when a reply is canned (a catalogue reply always fits; a
     /// fault spec near its 1 KiB cap may not, and is then answered by the pipeline instead).
     static func fits(_ reply: CannedReply) -> Bool {
-        reply.head.firstName.count < 128 && reply.head.prefix.count + reply.head.suffix.count + 64 < blockCapacity
+        reply.firstName.count < 128 && reply.prefix.count + reply.suffix.count + 64 < blockCapacity
     }
 
     /// Sends `reply` on `request` with these rate-limit values; the caller has added the body.
     func send(_ reply: CannedReply, on request: OpaquePointer, headers: UnsafeMutablePointer<evkeyvalq>,
               remaining: Int, resetsAt: Int) {
-        let head = reply.head
-        head.firstName.withUnsafeBufferPointer { name.update(from: $0.baseAddress!, count: $0.count) }
-        var end = copy(head.prefix, at: 0)
+        name.update(from: reply.firstName.baseAddress!, count: reply.firstName.count)
+        var end = copy(UnsafeBufferPointer(reply.prefix), at: 0)
         end = writeDecimal(remaining, at: end)
-        end = copy(CannedReply.Head.resetLabel, at: end)
+        end = resetLabel.withUnsafeBufferPointer { copy($0, at: end) }
         end = writeDecimal(resetsAt, at: end)
-        end = copy(head.suffix, at: end)
+        end = copy(UnsafeBufferPointer(reply.suffix), at: end)
         block[end] = 0
-        head.contentLength.withUnsafeBufferPointer { length.update(from: $0.baseAddress!, count: $0.count) }
+        length.update(from: reply.contentLength.baseAddress!, count: reply.contentLength.count)
         updateDate()
         understudy_link_fields(headers, fields, Int32(CannedHead.fieldCount))
         evhttp_send_reply(request, Int32(reply.status), ReasonPhrase.forStatus(reply.status), nil)
         understudy_unlink_fields(headers, fields, Int32(CannedHead.fieldCount))
     }
 
-    private func copy(_ bytes: [CChar], at offset: Int) -> Int {
-        bytes.withUnsafeBufferPointer { (block + offset).update(from: $0.baseAddress!, count: $0.count) }
+    private func copy(_ bytes: UnsafeBufferPointer<CChar>, at offset: Int) -> Int {
+        if let base = bytes.baseAddress { (block + offset).update(from: base, count: bytes.count) }
         return offset + bytes.count
     }
 
