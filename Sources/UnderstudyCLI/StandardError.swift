@@ -56,15 +56,14 @@ final class StandardError: Sendable {
     func flush(within limit: Duration = .seconds(2)) {
         let done = DispatchSemaphore(value: 0)
         queue.async { done.signal() }
-        let (seconds, attoseconds) = limit.components
-        _ = done.wait(timeout: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)))
+        _ = done.wait(timeout: .now() + .milliseconds(limit.wholeMilliseconds))
     }
 
     /// Writes all of `text`, waiting for standard error to take it; with `patience`, waits at most that long for
     /// it to become writable each time it is full.
     private static func write(_ text: String, patience: Duration? = nil) {
         var text = text
-        let timeout = patience.map { Int32(min(Int($0.components.seconds) * 1_000 + Int($0.components.attoseconds / 1_000_000_000_000_000), 60_000)) }
+        let timeout = patience.map { Int32(min($0.wholeMilliseconds, 60_000)) }
         text.withUTF8 { bytes in
             var offset = 0
             while offset < bytes.count {
@@ -82,5 +81,12 @@ final class StandardError: Sendable {
                 }
             }
         }
+    }
+}
+
+extension Duration {
+    /// The duration in whole milliseconds, rounded down.
+    var wholeMilliseconds: Int {
+        Int(components.seconds) * 1_000 + Int(components.attoseconds / 1_000_000_000_000_000)
     }
 }

@@ -97,22 +97,26 @@ enum FixtureLoader {
     private static func integer(
         _ object: JSONObject, _ key: String, _ path: [JSONPathComponent], _ file: String, _ bytes: [UInt8]
     ) throws(FixtureError) -> Int {
-        guard let value = object[key] else { throw failure(file, bytes, path, "missing required key \"\(key)\"") }
-        guard let int = value.intValue else {
-            throw failure(file, bytes, path + [.key(key)], "expected an integer, found \(value.typeName)")
-        }
-        return int
+        try required(object, key, path, file, bytes, "an integer") { $0.intValue }
     }
 
     @discardableResult
     private static func requireString(
         _ object: JSONObject, _ key: String, _ path: [JSONPathComponent], _ file: String, _ bytes: [UInt8]
     ) throws(FixtureError) -> String {
+        try required(object, key, path, file, bytes, "a string") { $0.stringValue }
+    }
+
+    /// The value of a key that must be there, read by `extract`, or an error naming the key and what it holds.
+    private static func required<Value>(
+        _ object: JSONObject, _ key: String, _ path: [JSONPathComponent], _ file: String, _ bytes: [UInt8],
+        _ expectation: String, _ extract: (JSONValue) -> Value?
+    ) throws(FixtureError) -> Value {
         guard let value = object[key] else { throw failure(file, bytes, path, "missing required key \"\(key)\"") }
-        guard let string = value.stringValue else {
-            throw failure(file, bytes, path + [.key(key)], "expected a string, found \(value.typeName)")
+        guard let extracted = extract(value) else {
+            throw failure(file, bytes, path + [.key(key)], "expected \(expectation), found \(value.typeName)")
         }
-        return string
+        return extracted
     }
 
     private static func optional(

@@ -32,9 +32,7 @@ extension EventLoop {
             guard let argument else { return }
             Unmanaged<EventLoop>.fromOpaque(argument).takeUnretainedValue().sweepConnections()
         }, Unmanaged.passUnretained(self).toOpaque())
-        let milliseconds = EventLoop.connectionSweepMilliseconds
-        var interval = timeval(tv_sec: milliseconds / 1_000, tv_usec: .init((milliseconds % 1_000) * 1_000))
-        event_add(connectionSweep, &interval)
+        arm(connectionSweep, inMicroseconds: EventLoop.connectionSweepMilliseconds * 1_000)
     }
 
     /// Drops connections evhttp has freed and closes those whose request has taken too long to arrive.

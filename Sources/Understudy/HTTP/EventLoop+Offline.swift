@@ -16,8 +16,7 @@ extension EventLoop {
                 guard let argument else { return }
                 Unmanaged<EventLoop>.fromOpaque(argument).takeUnretainedValue().comeBackOnlineWhenDue()
             }, Unmanaged.passUnretained(self).toOpaque())
-            var interval = timeval(tv_sec: 0, tv_usec: 20_000)
-            event_add(offlineTimer, &interval)
+            arm(offlineTimer, inMicroseconds: 20_000)
         }
     }
 

@@ -193,12 +193,7 @@ extension EventLoop {
         }, Unmanaged.passUnretained(reply).toOpaque())
         reply.loop = self
         let remaining = max(0, Double(milliseconds) - (EventLoop.monotonicMilliseconds() - startedAt))
-        // libevent adds a timeout to the time it cached when this loop pass began; in a burst of requests that is
-        // milliseconds old, and the reply would go out that much early.
-        event_base_update_cache_time(base)
-        let microseconds = Int((remaining * 1_000).rounded(.up))
-        var delay = timeval(tv_sec: microseconds / 1_000_000, tv_usec: .init(microseconds % 1_000_000))
-        event_add(reply.timer, &delay)
+        arm(reply.timer, inMicroseconds: Int((remaining * 1_000).rounded(.up)))
     }
 
     /// Sends a held reply now and forgets it.

@@ -8,8 +8,7 @@ extension EventLoop {
         stopTimer(task)
         task.timer = makeTimer(for: task, repeating: true)
         task.timerRepeats = true
-        var interval = timeval(tv_sec: milliseconds / 1_000, tv_usec: .init((milliseconds % 1_000) * 1_000))
-        event_add(task.timer, &interval)
+        arm(task.timer, inMicroseconds: milliseconds * 1_000)
     }
 
     /// Runs the task's `onTick` once, after `milliseconds` (re-arming the same timer each time).
@@ -19,9 +18,18 @@ extension EventLoop {
             task.timer = makeTimer(for: task, repeating: false)
             task.timerRepeats = false
         }
-        let microseconds = Int((milliseconds * 1_000).rounded(.up))
+        arm(task.timer, inMicroseconds: Int((milliseconds * 1_000).rounded(.up)))
+    }
+
+    /// Adds `event` (a timer) to fire `microseconds` from now, every time for a persistent one.
+    ///
+    /// libevent adds a timeout to the time it cached when the current loop pass began; in a burst of work that is
+    /// milliseconds old, and the timer would fire that much early. So the cache is refreshed first.
+    func arm(_ event: OpaquePointer?, inMicroseconds microseconds: Int) {
+        event_base_update_cache_time(base)
+        let microseconds = max(0, microseconds)
         var interval = timeval(tv_sec: microseconds / 1_000_000, tv_usec: .init(microseconds % 1_000_000))
-        event_add(task.timer, &interval)
+        event_add(event, &interval)
     }
 
     private func makeTimer(for task: ConnectionTask, repeating: Bool) -> OpaquePointer? {

@@ -187,8 +187,7 @@ final class EventLoop: @unchecked Sendable {
                 guard let argument else { return }
                 Unmanaged<EventLoop>.fromOpaque(argument).takeUnretainedValue().finishShutdownWhenDrained()
             }, Unmanaged.passUnretained(self).toOpaque())
-            var interval = timeval(tv_sec: 0, tv_usec: 5_000)
-            event_add(shutdownTimer, &interval)
+            arm(shutdownTimer, inMicroseconds: 5_000)
             finishShutdownWhenDrained()
         }
         finished.wait()

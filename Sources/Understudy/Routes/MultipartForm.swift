@@ -5,14 +5,20 @@
 enum MultipartForm {
     /// The boundary from a `Content-Type: multipart/form-data; boundary=…` value, unquoted.
     static func boundary(in contentType: String) -> String? {
-        for parameter in contentType.split(separator: ";").dropFirst() {
+        guard let value = parameters(of: Substring(contentType)).first(where: { $0.name == "boundary" })?.value,
+              !value.isEmpty else { return nil }
+        return value
+    }
+
+    /// The `name=value` parameters after a header value's first `;`: names lower-cased, values unquoted.
+    private static func parameters(of header: Substring) -> [(name: String, value: String)] {
+        header.split(separator: ";").dropFirst().compactMap { parameter in
             let pair = parameter.split(separator: "=", maxSplits: 1)
-            guard pair.count == 2, pair[0].trimmingSpaces.lowercased() == "boundary" else { continue }
+            guard pair.count == 2 else { return nil }
             var value = pair[1].trimmingSpaces
             if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 { value = String(value.dropFirst().dropLast()) }
-            return value.isEmpty ? nil : value
+            return (pair[0].trimmingSpaces.lowercased(), value)
         }
-        return nil
     }
 
     /// The named text fields, in order.
@@ -59,13 +65,9 @@ enum MultipartForm {
             for line in head.split(separator: "\r\n") {
                 let pieces = line.split(separator: ":", maxSplits: 1)
                 guard pieces.count == 2, pieces[0].trimmingSpaces.lowercased() == "content-disposition" else { continue }
-                for parameter in pieces[1].split(separator: ";").dropFirst() {
-                    let pair = parameter.split(separator: "=", maxSplits: 1)
-                    guard pair.count == 2 else { continue }
-                    var value = pair[1].trimmingSpaces
-                    if value.hasPrefix("\""), value.hasSuffix("\""), value.count >= 2 { value = String(value.dropFirst().dropLast()) }
-                    switch pair[0].trimmingSpaces.lowercased() {
-                    case "name": name = value
+                for parameter in MultipartForm.parameters(of: pieces[1]) {
+                    switch parameter.name {
+                    case "name": name = parameter.value
                     case "filename", "filename*": isFile = true
                     default: break
                     }
