@@ -8,7 +8,7 @@ struct AdminRoutes {
 
     let faults: FaultController
     let journal: Journal
-    let loop: EventLoop
+    let transport: any TransportControls
 
     func respond(to request: HTTPRequest) -> HTTPResponse {
         let segments = request.path.dropFirst(AdminRoutes.prefix.count).split(separator: "/").map(String.init)
@@ -35,8 +35,8 @@ struct AdminRoutes {
                 .init(key: "seed", value: .number(JSONNumber(seed: faults.seed))),
                 .init(key: "rules", value: .number(JSONNumber(faults.rules.count))),
                 .init(key: "requests", value: .number(JSONNumber(journal.count))),
-                .init(key: "offline", value: .bool(loop.isOffline)),
-                .init(key: "heldConnections", value: .number(JSONNumber(loop.tasks.count + loop.pending.count))),
+                .init(key: "offline", value: .bool(transport.isOffline)),
+                .init(key: "heldConnections", value: .number(JSONNumber(transport.heldReplies))),
             ])))
         case ("GET", "faults"?, 1):
             return json(.object(JSONObject([.init(key: "rules", value: .array(faults.rules.map(AdminJSON.rule)))])))
@@ -103,7 +103,7 @@ struct AdminRoutes {
             guard let seconds = fields["seconds"]?.doubleValue, seconds > 0, seconds <= 600 else {
                 throw APIError(400, "Invalid 'seconds' - must be a number greater than 0 and at most 600")
             }
-            loop.goOffline(forMilliseconds: Int(seconds * 1_000))
+            transport.goOffline(forMilliseconds: Int(seconds * 1_000))
             return .message("Refusing connections for \(seconds) s", status: 200)
         case ("GET", "seed"?, 1):
             return json(.object(JSONObject([.init(key: "seed", value: .number(JSONNumber(seed: faults.seed)))])))

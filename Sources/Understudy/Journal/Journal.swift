@@ -67,7 +67,7 @@ public final class Journal: Sendable {
     }
 
     func record(_ entry: JournalEntry) {
-        let kept = entry.headers.contains(where: { $0.value.utf8.count > Journal.maximumHeaderValueBytes })
+        let kept = entry.rawHeaders.longestValue > Journal.maximumHeaderValueBytes
             ? entry.cuttingHeaderValues(to: Journal.maximumHeaderValueBytes) : entry
         let size = Journal.size(of: kept)
         // The entries pushed out are released after the lock, not while the loop thread holds it.
@@ -128,7 +128,7 @@ public final class Journal: Sendable {
     static func size(of entry: JournalEntry) -> Int {
         var bytes = 160 + entry.method.utf8.count + entry.path.utf8.count + entry.query.utf8.count
             + (entry.session?.utf8.count ?? 0) + (entry.rule?.utf8.count ?? 0) + (entry.fault?.utf8.count ?? 0)
-        for field in entry.headers { bytes += 32 + field.name.utf8.count + field.value.utf8.count }
+        bytes += 32 * entry.rawHeaders.count + entry.rawHeaders.textByteCount
         return bytes
     }
 }

@@ -11,8 +11,8 @@ public struct JournalEntry: Sendable {
     public let path: String
     /// The raw query, without `?` (empty when none).
     public let query: String
-    /// The request's headers; a value over `Journal.maximumHeaderValueBytes` is cut and ends in `…`.
-    public let headers: HTTPHeaders
+    /// The request's headers as received, decoded when read.
+    let rawHeaders: RawHeaders
     public let bodySize: Int
     /// The id of the rule that fired, if one did.
     public let rule: String?
@@ -27,8 +27,39 @@ public struct JournalEntry: Sendable {
     /// From arrival to the server finishing with it, in milliseconds.
     public let durationMilliseconds: Double
 
+    init(id: Int, time: Double, session: String?, method: String, path: String, query: String, rawHeaders: RawHeaders,
+         bodySize: Int, rule: String?, fault: String?, status: Int, bytesWritten: Int, firstByteMilliseconds: Double?,
+         durationMilliseconds: Double) {
+        self.id = id
+        self.time = time
+        self.session = session
+        self.method = method
+        self.path = path
+        self.query = query
+        self.rawHeaders = rawHeaders
+        self.bodySize = bodySize
+        self.rule = rule
+        self.fault = fault
+        self.status = status
+        self.bytesWritten = bytesWritten
+        self.firstByteMilliseconds = firstByteMilliseconds
+        self.durationMilliseconds = durationMilliseconds
+    }
+
+    init(id: Int, time: Double, session: String?, method: String, path: String, query: String, headers: HTTPHeaders,
+         bodySize: Int, rule: String?, fault: String?, status: Int, bytesWritten: Int, firstByteMilliseconds: Double?,
+         durationMilliseconds: Double) {
+        self.init(id: id, time: time, session: session, method: method, path: path, query: query,
+                  rawHeaders: RawHeaders(headers), bodySize: bodySize, rule: rule, fault: fault, status: status,
+                  bytesWritten: bytesWritten, firstByteMilliseconds: firstByteMilliseconds,
+                  durationMilliseconds: durationMilliseconds)
+    }
+
+    /// The request's headers; a value over `Journal.maximumHeaderValueBytes` is cut and ends in `…`.
+    public var headers: HTTPHeaders { rawHeaders.decoded }
+
     /// The `Authorization` header it carried.
-    public var authorization: String? { headers["Authorization"] }
+    public var authorization: String? { rawHeaders["Authorization"] }
 }
 
 extension JournalEntry {

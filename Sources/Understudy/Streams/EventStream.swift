@@ -27,21 +27,21 @@ final class EventStream {
 
     /// The opening `retry:` field, written as soon as the stream starts (a stream the client already has whole
     /// never starts: it is answered 204). `stall-after=0` stalls right after it.
-    func start(_ task: ConnectionTask, loop: EventLoop) {
-        emit("retry: \(plan.retryMilliseconds)\n\n", task, loop)
+    func start(_ task: ConnectionTask, writer: ReplyWriter) {
+        emit("retry: \(plan.retryMilliseconds)\n\n", task, writer)
         if plan.faults.stallAfter == 0 { stalled = true }
     }
 
     /// Runs on the stream's timer: sends what is due, and says when to run next (nil: not until something else
     /// happens — the stream stalled, ended, or handed the connection to a closing step).
-    func tick(_ task: ConnectionTask, loop: EventLoop, now: Double) -> Double? {
+    func tick(_ task: ConnectionTask, writer: ReplyWriter, now: Double) -> Double? {
         if task.unflushedBytes > maximumUnflushedBytes {
             handedOff = true
-            loop.close(task, reset: false)
+            writer.close(task, reset: false)
             return nil
         }
         if !outbox.isEmpty {
-            drip(task, loop)
+            drip(task, writer)
             return handedOff ? nil : 1
         }
         if let closing = closingAfterOutbox {
@@ -54,10 +54,10 @@ final class EventStream {
         if stalled { return nil }
         if now >= nextEventAt {
             nextEventAt += Double(plan.intervalMilliseconds)
-            sendEvent(task, loop)
+            sendEvent(task, writer)
         } else if let heartbeatAt = nextHeartbeatAt, now >= heartbeatAt {
             nextHeartbeatAt = heartbeatAt + Double(plan.heartbeatMilliseconds ?? 0)
-            emit(": heartbeat\n\n", task, loop)
+            emit(": heartbeat\n\n", task, writer)
         }
         return nextWake(now: now)
     }
@@ -73,21 +73,21 @@ final class EventStream {
 
     /// Ends the stream cleanly: the chunked body's last chunk, and the connection stays usable.
     func end(_ task: ConnectionTask) {
-        task.loop?.finish(task)
+        task.writer?.finish(task)
     }
 
-    private func sendEvent(_ task: ConnectionTask, _ loop: EventLoop) {
+    private func sendEvent(_ task: ConnectionTask, _ writer: ReplyWriter) {
         let id = nextID
         nextID += 1
         sentOnThisConnection += 1
         let number = sentOnThisConnection
         let faults = plan.faults
         // Every stream sends the same bytes for an id, so they are built once per id and shared.
-        let shared = loop.eventBytes(id: id, seed: plan.seed) { payload(for: id) }
+        let shared = writer.eventBytes(id: id, seed: plan.seed) { payload(for: id) }
         guard faults.malformedEvent == number || faults.cutMidEvent == number || faults.newline != nil
             || faults.chunkSize != nil else {
-            loop.write(task, shared.event)
-            finishEvent(id: id, number: number, task, loop)
+            writer.write(task, shared.event)
+            finishEvent(id: id, number: number, task, writer)
             return
         }
         var data = String(decoding: shared.payload, as: UTF8.self)
@@ -97,21 +97,21 @@ final class EventStream {
         if faults.cutMidEvent == number {
             let cut = event.utf8.count - data.utf8.count / 2 - 3
             // Cut as bytes: decoding the cut back into a String could turn a split character into U+FFFD.
-            emit(Array(event.utf8).prefix(cut), task, loop)
-            after(task) { loop.closeWhenFlushed($0, reset: false) }
+            emit(Array(event.utf8).prefix(cut), task, writer)
+            after(task) { writer.closeWhenFlushed($0, reset: false) }
             return
         }
-        emit(event, task, loop)
-        finishEvent(id: id, number: number, task, loop)
+        emit(event, task, writer)
+        finishEvent(id: id, number: number, task, writer)
     }
 
     /// What happens after event `number` (this connection's count) with id `id` went out.
-    private func finishEvent(id: Int, number: Int, _ task: ConnectionTask, _ loop: EventLoop) {
+    private func finishEvent(id: Int, number: Int, _ task: ConnectionTask, _ writer: ReplyWriter) {
         let faults = plan.faults
         if faults.dropAfter == number {
-            after(task) { loop.closeWhenFlushed($0, reset: false) }
+            after(task) { writer.closeWhenFlushed($0, reset: false) }
         } else if faults.resetAfter == number {
-            after(task) { loop.closeWhenFlushed($0, reset: true) }
+            after(task) { writer.closeWhenFlushed($0, reset: true) }
         } else if let last = plan.lastEventID, id >= last {
             after(task) { [weak self] in self?.end($0) }
         } else if faults.stallAfter == number {
@@ -153,11 +153,11 @@ final class EventStream {
     }
 
     /// Writes `text` with the stream's line endings, all at once or dripped `chunk` bytes per tick.
-    private func emit(_ text: String, _ task: ConnectionTask, _ loop: EventLoop) {
-        emit(Array(text.utf8)[...], task, loop)
+    private func emit(_ text: String, _ task: ConnectionTask, _ writer: ReplyWriter) {
+        emit(Array(text.utf8)[...], task, writer)
     }
 
-    private func emit(_ written: ArraySlice<UInt8>, _ task: ConnectionTask, _ loop: EventLoop) {
+    private func emit(_ written: ArraySlice<UInt8>, _ task: ConnectionTask, _ writer: ReplyWriter) {
         var bytes = Array(written)
         if let newline = plan.faults.newline, newline != "lf" {
             let ending: [UInt8] = newline == "crlf" ? [13, 10] : [13]
@@ -165,16 +165,16 @@ final class EventStream {
         }
         if plan.faults.chunkSize != nil {
             outbox.append(contentsOf: bytes)
-            drip(task, loop)
+            drip(task, writer)
         } else {
-            loop.write(task, bytes)
+            writer.write(task, bytes)
         }
     }
 
-    private func drip(_ task: ConnectionTask, _ loop: EventLoop) {
+    private func drip(_ task: ConnectionTask, _ writer: ReplyWriter) {
         let piece = outbox.prefix(plan.faults.chunkSize ?? outbox.count)
         outbox = outbox.dropFirst(piece.count)
-        loop.write(task, piece)
+        writer.write(task, piece)
     }
 
     /// Runs `action` once everything queued so far has been written.

@@ -7,7 +7,7 @@ import Testing
 @Suite struct HeadLineTests {
     #if os(Linux)
     @Test func libeventReachesTheFastWriter() {
-        #expect(EventLoop.writesHeadLinesDirectly)
+        #expect(HTTPTransport.writesHeadLinesDirectly)
     }
     #endif
 

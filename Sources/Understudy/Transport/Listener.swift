@@ -1,7 +1,50 @@
 import CLibevent
 import Foundation
 
-extension EventLoop {
+/// The listening socket of one server: bound with a backlog of its own, closed and reopened for `offline`, and
+/// its port held in between. Used on its loop thread only.
+final class Listener {
+    let loop: EventLoop
+    let http: OpaquePointer
+    let host: String
+    /// The port bound (the real one when 0 was asked for).
+    let port: Int
+    /// The listening socket, owned by evhttp once bound (nil while offline or closed).
+    var boundSocket: OpaquePointer?
+    /// A bound, non-listening socket that keeps the port while offline.
+    var portReservation: Int32?
+    var offlineTimer: OpaquePointer?
+    var offlineUntil = 0.0
+    /// Set by `close`: the listener never opens again.
+    private(set) var isClosed = false
+
+    /// Binds `host:port` and hands the socket to `http`.
+    init(loop: EventLoop, http: OpaquePointer, host: String, port: Int) throws(ServerError) {
+        let bound = try Listener.bind(host: host, port: port, base: loop.base)
+        self.loop = loop
+        self.http = http
+        self.host = host
+        self.port = bound.port
+        boundSocket = evhttp_bind_listener(http, bound.listener)
+    }
+
+    /// Stops accepting for good (shutdown): the socket, the reservation and the offline timer go.
+    func close() {
+        isClosed = true
+        if let offlineTimer {
+            event_free(offlineTimer)
+            self.offlineTimer = nil
+        }
+        if let portReservation {
+            Foundation.close(portReservation)
+            self.portReservation = nil
+        }
+        if let boundSocket {
+            evhttp_del_accept_socket(http, boundSocket)
+            self.boundSocket = nil
+        }
+    }
+
     /// Binds a listening socket with a 1,024-connection backlog (evhttp's own bind hard-codes 128) and
     /// TCP_NODELAY, which accepted sockets inherit.
     static func bind(host: String, port: Int, base: OpaquePointer) throws(ServerError) -> (listener: OpaquePointer, port: Int) {
@@ -17,7 +60,7 @@ extension EventLoop {
     /// and no other socket in the process or machine is handed the port in the meantime.
     static func reservePort(host: String, port: Int) -> Int32? {
         try? withAddress(host: host, port: port) { address throws(ServerError) -> Int32 in
-            let descriptor = socket(address.pointee.ai_family, address.pointee.ai_socktype | EventLoop.closeOnExec, 0)
+            let descriptor = Posix.streamSocket(family: address.pointee.ai_family)
             guard descriptor >= 0 else { throw ServerError(kind: .listenerFailed, description: "socket") }
             var enabled: Int32 = 1
             setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &enabled, socklen_t(MemoryLayout<Int32>.size))
@@ -29,24 +72,12 @@ extension EventLoop {
         }
     }
 
-    /// `SOCK_CLOEXEC` where sockets can be made close-on-exec atomically, so a process the host program spawns
-    /// meanwhile does not inherit them (and keep a port or a connection open after the server let go of it).
-    #if os(Linux)
-    static let closeOnExec = Int32(SOCK_CLOEXEC.rawValue)
-    #else
-    static let closeOnExec: Int32 = 0
-    #endif
-
     private static func withAddress<T>(host: String, port: Int,
                                        _ body: (UnsafeMutablePointer<addrinfo>) throws(ServerError) -> T) throws(ServerError) -> T {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV
-        #if canImport(Glibc)
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        #else
-        hints.ai_socktype = SOCK_STREAM
-        #endif
+        hints.ai_socktype = Posix.streamSocketType
         var resolved: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host, String(port), &hints, &resolved)
         guard status == 0, let first = resolved else {

@@ -61,7 +61,7 @@ public final class UnderstudyServer: Sendable {
         }
     }
 
-    private let loop: EventLoop
+    private let transport: HTTPTransport
     private let stopped = Locked(false)
 
     /// The fault rules, sessions and seed; change them from any thread.
@@ -80,11 +80,11 @@ public final class UnderstudyServer: Sendable {
         return URL(string: "http://\(hostPart):\(port)")!
     }
 
-    private init(loop: EventLoop, host: String) {
-        self.loop = loop
-        self.faults = loop.faults
-        self.journal = loop.journal
-        self.port = loop.port
+    private init(transport: HTTPTransport, faults: FaultController, journal: Journal, host: String) {
+        self.transport = transport
+        self.faults = faults
+        self.journal = journal
+        self.port = transport.port
         self.host = host
     }
 
@@ -100,9 +100,10 @@ public final class UnderstudyServer: Sendable {
                 throw ServerError(kind: .invalidConfiguration, description: error.description)
             }
         }
-        let loop = try EventLoop(configuration: configuration, faults: faults, journal: journal)
-        loop.run()
-        return UnderstudyServer(loop: loop, host: configuration.host)
+        let pipeline = Pipeline(configuration: configuration, faults: faults, journal: journal)
+        let transport = try HTTPTransport(configuration: configuration, pipeline: pipeline)
+        transport.start()
+        return UnderstudyServer(transport: transport, faults: faults, journal: journal, host: configuration.host)
     }
 
     /// Refuses new connections for a while (clients see "connection refused"), then accepts again.
@@ -118,8 +119,8 @@ public final class UnderstudyServer: Sendable {
         // or the server is already stopped and nothing is queued that would never run.
         let submitted = stopped.withLock { isStopped in
             guard !isStopped else { return false }
-            loop.submit { [loop] in
-                loop.goOffline(forMilliseconds: milliseconds)
+            transport.loop.submit { [transport] in
+                transport.goOffline(forMilliseconds: milliseconds)
                 closed.signal()
             }
             return true
@@ -141,7 +142,7 @@ public final class UnderstudyServer: Sendable {
             return wasStopped
         }
         guard !alreadyStopped else { return }
-        loop.shutDown()
+        transport.shutDown()
     }
 
     deinit {

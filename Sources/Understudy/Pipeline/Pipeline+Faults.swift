@@ -1,52 +1,46 @@
-extension EventLoop {
-    /// Written once as C string literals, which the canned-reply path compares with evhttp's header names.
-    static let faultHeaderName: StaticString = "X-Understudy-Fault"
-    static let sessionHeaderName: StaticString = "X-Understudy-Session"
-    static let faultHeader = faultHeaderName.description
-    static let sessionHeader = sessionHeaderName.description
-    static let faultAppliedHeader = "X-Understudy-Fault-Applied"
+import Foundation
 
-    /// Decides the reply for a request: its fault (header, `_fault` query, or the first eligible rule), then the
-    /// routed or replaced response, the delivery and the delay.
-    func plan(for incoming: HTTPRequest, startedAt: Double) -> ReplyPlan {
-        let session = incoming.headers[EventLoop.sessionHeader].flatMap { $0.isEmpty ? nil : $0 }
-        var plan = ReplyPlan(response: HTTPResponse(status: 200), incoming: incoming, session: session,
-                             startedAt: startedAt, arrivedAt: configuration.clock())
+extension Pipeline {
+    /// Decides the reply for a request the fast path did not answer: its fault (header, `_fault` query, or the
+    /// first eligible rule, with every draw it needs, under one lock), then the routed or replaced response, the
+    /// delivery and the delay.
+    func faultedPlan(for incoming: HTTPRequest, _ request: IncomingRequest) -> ReplyPlan {
+        let session = request.session
+        var plan = ReplyPlan(request: request, response: HTTPResponse(status: 200), session: session)
         if let session, let problem = FaultController.problem(withSessionID: session) {
             plan.session = nil  // not kept in the journal either
-            plan.response = APIError(400, "Invalid '\(EventLoop.sessionHeader)' - \(problem)").response
+            plan.response = APIError(400, "Invalid '\(FaultHeaders.session)' - \(problem)").response
             return plan
         }
-        let isStream = isStreamRequest(incoming)
-        let decision: FaultBook.Decision?
+        let isStream = router.isStreamRequest(incoming)
+        let requested: FaultBook.Decision?
         do {
-            decision = try chooseFault(for: incoming, session: session, isStream: isStream)
+            requested = try requestedFault(incoming)
         } catch {
             plan.response = APIError(400, error.description).response
             return plan
         }
-        guard let decision else {
-            route(incoming, into: &plan)
+        let now = EventLoop.monotonicMilliseconds()
+        let outcome = faults.withBook {
+            $0.decide(for: incoming, session: session, isStream: isStream, requested: requested, nowMilliseconds: now)
+        }
+        guard let decision = outcome.decision else {
+            route(incoming, into: &plan, payloadSeed: outcome.payloadSeed)
             return plan
         }
         let spec = decision.spec
         plan.fault = spec
         plan.ruleID = decision.source.ruleID
-        if let delay = spec.delay {
-            plan.delayMilliseconds = faults.withBook { $0.delay(in: delay, session: session) }
-        }
+        plan.delayMilliseconds = decision.delayMilliseconds
         // Directives that cannot act on this reply are left out of what it reports as applied.
         var skipped = spec.present(isStream ? FaultSpec.bodyDirectives : FaultSpec.streamDirectives)
         var bucketHeaders: [(String, String)] = []
-        if let limit = spec.rateLimit {
-            let now = EventLoop.monotonicMilliseconds()
-            let outcome = faults.withBook { $0.consume(limit, key: spec.text, session: session, nowMilliseconds: now) }
-            let resetsAt = Int(configuration.clock().rounded(.up)) + outcome.resetsInSeconds
+        if let limit = spec.rateLimit, let outcome = decision.rateLimit {
+            let resetsAt = Int(clock().rounded(.up)) + outcome.resetsInSeconds
             guard outcome.allowed else {
                 plan.response = FaultedResponses.rateLimited(limit: limit, retryAfterSeconds: outcome.retryAfterSeconds,
-                                                             nowSeconds: configuration.clock(), spec: spec)
+                                                             nowSeconds: clock(), spec: spec)
                 plan.applied = spec.text(skipping: Set(spec.directives.map(\.name)).subtracting(["delay", "rate-limit", "message"]))
-                plan.response.headers.add(EventLoop.faultAppliedHeader, plan.applied ?? spec.text)
                 return plan
             }
             // An allowed reply reports the bucket it was counted in, not DummyJSON's window; a `message` meant for
@@ -57,13 +51,13 @@ extension EventLoop {
                              ("X-RateLimit-Reset", String(resetsAt))]
         }
         if let status = spec.status {
-            plan.response = FaultedResponses.status(status, spec: spec, nowSeconds: configuration.clock())
+            plan.response = FaultedResponses.status(status, spec: spec, nowSeconds: clock())
         } else if spec.expireToken, incoming.headers["Authorization"] != nil || incoming.cookie("accessToken") != nil {
             plan.response = APIError(401, "Token Expired!").response
             Cookies.clearTokens(in: &plan.response.headers)
         } else {
             if spec.expireToken { skipped.insert("expire-token") }
-            route(incoming, into: &plan)
+            route(incoming, into: &plan, payloadSeed: outcome.payloadSeed)
         }
         if plan.response.headers["X-RateLimit-Limit"] == nil {
             for (name, value) in bucketHeaders { plan.response.headers.add(name, value) }
@@ -73,7 +67,6 @@ extension EventLoop {
         if spec.malformed != nil, !(200..<300).contains(plan.response.status) { skipped.insert("malformed") }
         let applied = spec.text(skipping: skipped)
         plan.applied = applied.isEmpty ? nil : applied
-        if let applied = plan.applied { plan.response.headers.add(EventLoop.faultAppliedHeader, applied) }
         if let malformation = spec.malformed, !skipped.contains("malformed") {
             corrupt(&plan.response, malformation)
         }
@@ -82,7 +75,7 @@ extension EventLoop {
         case (.empty?, _, _): plan.delivery = .empty
         case (.reset(let afterHeaders)?, _, _): plan.delivery = .reset(afterHeaders: afterHeaders)
         case (.hang?, _, _): plan.delivery = .hang
-        case (.garbage?, _, _): plan.delivery = .garbage
+        case (.garbage?, _, _): plan.delivery = .garbage(decision.garbage)
         // A truncated body always misses at least its last byte: truncate means the body is incomplete.
         case (nil, .bytes(let count)?, _): plan.delivery = .truncated(bytes: min(count, bodyLength - 1))
         case (nil, .percent(let percent)?, _): plan.delivery = .truncated(bytes: bodyLength * percent / 100)
@@ -93,11 +86,10 @@ extension EventLoop {
         return plan
     }
 
-    /// The header wins over the query; both win over rules. A bad spec is the client's error (400); an empty one
-    /// (`X-Understudy-Fault:` with nothing after it, `_fault=`) is as good as none.
-    private func chooseFault(for incoming: HTTPRequest, session: String?, isStream: Bool) throws(FaultSpecError)
-        -> FaultBook.Decision? {
-        if let header = incoming.headers[EventLoop.faultHeader] {
+    /// The fault the request asks for: the header wins over the query (and both over rules). A bad spec is the
+    /// client's error (400); an empty one (`X-Understudy-Fault:` with nothing after it, `_fault=`) is as good as none.
+    private func requestedFault(_ incoming: HTTPRequest) throws(FaultSpecError) -> FaultBook.Decision? {
+        if let header = incoming.headers[FaultHeaders.fault] {
             let spec = try parsedSpec(header)
             if !spec.isEmpty { return FaultBook.Decision(spec: spec, source: .header) }
         }
@@ -105,27 +97,18 @@ extension EventLoop {
             let spec = try parsedSpec(query)
             if !spec.isEmpty { return FaultBook.Decision(spec: spec, source: .query) }
         }
-        return faults.withBook { $0.decide(for: incoming, session: session, isStream: isStream) }
+        return nil
     }
 
     /// Whether the request carries a fault spec that is not blank (the only kind the admin token guards).
     static func asksForFault(_ incoming: HTTPRequest) -> Bool {
-        [incoming.headers[faultHeader], incoming.query["_fault"]].contains { value in
+        [incoming.headers[FaultHeaders.fault], incoming.query["_fault"]].contains { value in
             value.map { !$0.trimmingJSWhitespace().isEmpty } ?? false
         }
     }
 
-    /// Per-request specs repeat (a test sends the same header again and again), so parsed ones are kept.
-    func parsedSpec(_ text: String) throws(FaultSpecError) -> FaultSpec {
-        if let known = specCache[text] { return known }
-        let spec = try FaultSpecParser.parse(text)
-        if specCache.count >= 256 { specCache.removeAll(keepingCapacity: true) }
-        specCache[text] = spec
-        return spec
-    }
-
-    private func route(_ incoming: HTTPRequest, into plan: inout ReplyPlan) {
-        if let stream = streamPlan(for: incoming, fault: plan.fault, session: plan.session) {
+    private func route(_ incoming: HTTPRequest, into plan: inout ReplyPlan, payloadSeed: UInt64) {
+        if let stream = router.streamPlan(for: incoming, fault: plan.fault, seed: payloadSeed) {
             switch stream {
             case .success(let streamPlan) where streamPlan.isComplete:
                 // Nothing is left to send: 204 is what tells an EventSource to stop reconnecting.

@@ -1,4 +1,4 @@
-extension EventLoop {
+extension ReplyWriter {
     /// An event's payload and its whole `id/event/data` block, shared by every stream that sends that id.
     struct SharedEvent {
         let payload: [UInt8]

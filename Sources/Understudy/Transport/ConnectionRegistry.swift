@@ -1,43 +1,56 @@
 import CLibevent
 
-/// Every client connection is watched (see `ConnectionWatch`), so a request that trickles in for longer than
-/// `requestReadTimeoutSeconds` ends its connection, however steadily its bytes arrive.
-extension EventLoop {
+/// Every client connection of one server, watched (see `ConnectionWatch`) so a request that trickles in for
+/// longer than `requestReadTimeoutSeconds` ends its connection, however steadily its bytes arrive. Used on its
+/// loop thread only.
+final class ConnectionRegistry {
     /// How often the sweep looks at every connection: also how long a closed connection's socket may outlive it.
-    static let connectionSweepMilliseconds = 250
+    static let sweepMilliseconds = 250
+
+    private let loop: EventLoop
+    private let requestReadTimeoutSeconds: Int
+    private var connections: [OpaquePointer: ConnectionWatch] = [:]
+    private var sweep: OpaquePointer?
+
+    init(loop: EventLoop, requestReadTimeoutSeconds: Int) {
+        self.loop = loop
+        self.requestReadTimeoutSeconds = requestReadTimeoutSeconds
+    }
 
     /// evhttp's bufferevent factory: one socket bufferevent per connection, with a 256 KiB single write (replies
     /// over libevent's default 16 KiB otherwise leave a small tail segment that Nagle and delayed ACK hold for
     /// ~40 ms, performance.md), watched from birth.
-    func makeConnectionBufferEvent() -> OpaquePointer? {
-        guard let bufferEvent = bufferevent_socket_new(base, -1, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue)) else { return nil }
+    func makeBufferEvent() -> OpaquePointer? {
+        guard let bufferEvent = bufferevent_socket_new(loop.base, -1, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue)) else {
+            return nil
+        }
         bufferevent_set_max_single_write(bufferEvent, 256 << 10)
         let watch = ConnectionWatch(bufferEvent: bufferEvent)
         watch.start()
         connections[bufferEvent] = watch
-        startConnectionSweep()
+        startSweep()
         return bufferEvent
     }
 
     /// Called for each complete request, before it is answered; returns when its first byte arrived, if known.
-    func noteRequestArrived(_ request: OpaquePointer) -> Double? {
+    func requestArrived(_ request: OpaquePointer) -> Double? {
         guard let connection = evhttp_request_get_connection(request),
               let bufferEvent = evhttp_connection_get_bufferevent(connection) else { return nil }
         return connections[bufferEvent]?.requestArrived()
     }
 
-    private func startConnectionSweep() {
-        guard connectionSweep == nil else { return }
-        connectionSweep = event_new(base, -1, Int16(EV_PERSIST), { _, _, argument in
+    private func startSweep() {
+        guard sweep == nil else { return }
+        sweep = loop.makeTimer(repeating: true, argument: Unmanaged.passUnretained(self).toOpaque()) { _, _, argument in
             guard let argument else { return }
-            Unmanaged<EventLoop>.fromOpaque(argument).takeUnretainedValue().sweepConnections()
-        }, Unmanaged.passUnretained(self).toOpaque())
-        arm(connectionSweep, inMicroseconds: EventLoop.connectionSweepMilliseconds * 1_000)
+            Unmanaged<ConnectionRegistry>.fromOpaque(argument).takeUnretainedValue().sweepConnections()
+        }
+        loop.arm(sweep, inMicroseconds: ConnectionRegistry.sweepMilliseconds * 1_000)
     }
 
     /// Drops connections evhttp has freed and closes those whose request has taken too long to arrive.
     private func sweepConnections() {
-        let deadline = EventLoop.monotonicMilliseconds() - Double(configuration.requestReadTimeoutSeconds) * 1_000
+        let deadline = EventLoop.monotonicMilliseconds() - Double(requestReadTimeoutSeconds) * 1_000
         for (bufferEvent, watch) in connections {
             if watch.isReleasedByEvhttp {
                 watch.release()
@@ -46,9 +59,13 @@ extension EventLoop {
                 watch.close()
             }
         }
-        if connections.isEmpty, let connectionSweep {
-            event_free(connectionSweep)
-            self.connectionSweep = nil
+        if connections.isEmpty { stopSweep() }
+    }
+
+    private func stopSweep() {
+        if let sweep {
+            event_free(sweep)
+            self.sweep = nil
         }
     }
 
@@ -58,12 +75,9 @@ extension EventLoop {
     }
 
     /// At shutdown, after evhttp has freed every connection: drops the last references.
-    func releaseAllConnections() {
+    func releaseAll() {
         for watch in connections.values { watch.release() }
         connections.removeAll()
-        if let connectionSweep {
-            event_free(connectionSweep)
-            self.connectionSweep = nil
-        }
+        stopSweep()
     }
 }

@@ -1,17 +1,14 @@
 import CLibevent
 
 /// A reply that outlives one callback — paced, truncated, broken, hung or streamed. It owns the request until
-/// the server is done with it and learns, through evhttp's close callback, when the client goes away, so its
-/// timers and buffers are freed at once.
+/// the server is done with it (`machine`) and learns, through evhttp's close callback, when the client goes
+/// away, so its timers and buffers are freed at once. Lives on its loop thread.
 final class ConnectionTask {
     let request: OpaquePointer
-    var plan: ReplyPlan
+    let plan: ReplyPlan
+    var machine = ReplyStateMachine()
     /// The evhttp connection, until it closes.
     var connection: OpaquePointer?
-    /// Whether the request still belongs to us (not yet ended, freed or handed back to evhttp).
-    var ownsRequest = true
-    /// Set while the server itself closes the connection, so the close callback leaves the request to evhttp.
-    var closingOnPurpose = false
     var timer: OpaquePointer?
     /// Whether `timer` fires repeatedly (EV_PERSIST) or once per `schedule`.
     var timerRepeats = false
@@ -20,16 +17,15 @@ final class ConnectionTask {
     var bytesWritten = 0
     var statusSent = 0
     var firstByteAt: Double?
-    var recorded = false
     /// What the task still has to write when paced.
     var remainingBody: ArraySlice<UInt8> = []
     var stream: EventStream?
-    weak var loop: EventLoop?
+    weak var writer: ReplyWriter?
 
-    init(request: OpaquePointer, plan: ReplyPlan, loop: EventLoop) {
+    init(request: OpaquePointer, plan: ReplyPlan, writer: ReplyWriter) {
         self.request = request
         self.plan = plan
-        self.loop = loop
+        self.writer = writer
     }
 
     var bufferEvent: OpaquePointer? {

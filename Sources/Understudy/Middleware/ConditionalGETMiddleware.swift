@@ -1,0 +1,37 @@
+import Foundation
+
+/// A weak `ETag` on every 200 with a body, and `304 Not Modified` for a GET or HEAD whose `If-None-Match` holds
+/// it, as Express does for DummyJSON.
+struct ConditionalGETMiddleware: ReplyMiddleware {
+    func prepare(_ plan: inout ReplyPlan) {
+        guard plan.canned == nil else { return }
+        var response = plan.response
+        // The catalogue's tags are computed once, the rest here. A faulted reply is not the resource, so it is
+        // never tagged (nor answered with 304).
+        if response.etag == nil, response.status == 200, response.headers[FaultHeaders.applied] == nil,
+           case .bytes(let bytes) = response.body, !bytes.isEmpty {
+            response.etag = HTTPResponse.weakETag(for: bytes)
+        }
+        guard let etag = response.etag, response.status == 200 else {
+            plan.response = response
+            return
+        }
+        response.headers.add("ETag", etag)
+        let method = plan.request.method
+        if method == "GET" || method == "HEAD", plan.request.hasOriginOrCondition,
+           let condition = plan.request.headers["If-None-Match"], ConditionalGETMiddleware.matches(condition, etag: etag) {
+            response.status = 304
+            response.body = .empty
+            response.headers.remove("Content-Type")
+        }
+        plan.response = response
+    }
+
+    /// `If-None-Match` compares weakly: a list of tags, or `*`.
+    static func matches(_ condition: String, etag: String) -> Bool {
+        condition.split(separator: ",").contains { candidate in
+            let tag = candidate.trimmingCharacters(in: .whitespaces)
+            return tag == "*" || tag == etag || "W/" + tag == etag
+        }
+    }
+}

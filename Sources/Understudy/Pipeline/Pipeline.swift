@@ -1,0 +1,120 @@
+/// The one path every request takes: a request value in, a `ReplyPlan` out, then told how the reply went.
+///
+/// Read top to bottom, `plan(for:)` is a request's whole life before the transport writes it: a stopping server
+/// answers nothing; the admin API sits behind the remote-control gate; a reply already built for what decides
+/// its bytes is taken from the cache; everything else gets the remote-control gate for faults, one fault decision
+/// and routing. Every reply then passes through the middleware, in order, and every finished reply passes
+/// through them again (`completed`). Used on its loop thread only.
+final class Pipeline {
+    let router: Router
+    let faults: FaultController
+    let journal: Journal
+    let remoteControl: RemoteControlPolicy
+    let clock: @Sendable () -> Double
+    private let cache: ReplyCache
+    private var middleware: [any ReplyMiddleware]
+    /// Fault specs sent per request, parsed once (see `parsedSpec`).
+    private var specCache: [String: FaultSpec] = [:]
+    /// What the admin API reads and changes of the transport (offline, held replies); set once it exists.
+    weak var transport: (any TransportControls)?
+
+    init(configuration: UnderstudyServer.Configuration, faults: FaultController, journal: Journal) {
+        router = Router(catalog: configuration.catalog, tokens: TokenService(secret: configuration.tokenSecret),
+                        now: configuration.clock)
+        self.faults = faults
+        self.journal = journal
+        remoteControl = RemoteControlPolicy(host: configuration.host, token: configuration.adminToken)
+        clock = configuration.clock
+        cache = ReplyCache(routes: router.cache)
+        middleware = Pipeline.standardMiddleware(configuration, journal: journal)
+    }
+
+    /// The concerns every reply passes through, in order. Headers are added in this order, after the route's own.
+    static func standardMiddleware(_ configuration: UnderstudyServer.Configuration,
+                                   journal: Journal) -> [any ReplyMiddleware] {
+        var list: [any ReplyMiddleware] = [
+            FaultAppliedMiddleware(),
+            RateLimitHeadersMiddleware(clock: configuration.clock),
+            CORSMiddleware(),
+            ConditionalGETMiddleware(),
+            JournalMiddleware(journal: journal),
+        ]
+        if let log = configuration.requestLog { list.append(RequestLogMiddleware(log: log)) }
+        return list
+    }
+
+    /// Decides everything about `request` before a byte is written.
+    func plan(for request: IncomingRequest, stopping: Bool) -> ReplyPlan {
+        // Once stopping, a request arriving on a kept-alive connection is not served: the connection closes with no
+        // reply, which HTTP clients retry on a fresh connection (libcurl does so itself). Otherwise a client whose
+        // connection cache outlives this server could be answered by it after another server took the port.
+        if stopping {
+            var plan = ReplyPlan(request: request, response: HTTPResponse(status: 503))
+            plan.delivery = .empty
+            return plan
+        }
+        if request.path.hasPrefix(AdminRoutes.prefix) {
+            return prepared(adminPlan(for: request))
+        }
+        if let cached = cache.reply(for: request, rulesInstalled: faults.hasRules, faultReply: cannedFault) {
+            var plan = ReplyPlan(request: request, response: HTTPResponse(status: cached.reply.status),
+                                 session: request.session)
+            plan.canned = cached.reply
+            plan.applied = cached.reply.fault
+            plan.delayMilliseconds = cached.delayMilliseconds
+            return prepared(plan)
+        }
+        let incoming = request.decoded
+        if Pipeline.asksForFault(incoming), let refusal = remoteControl.refusal(for: incoming, admin: false) {
+            return prepared(ReplyPlan(request: request, response: refusal.response))
+        }
+        return prepared(faultedPlan(for: incoming, request))
+    }
+
+    /// Tells every middleware how a reply went, once the transport is done with it.
+    func completed(_ plan: ReplyPlan, _ outcome: ReplyOutcome) {
+        for concern in middleware { concern.completed(plan, outcome) }
+    }
+
+    private func prepared(_ plan: ReplyPlan) -> ReplyPlan {
+        var plan = plan
+        for index in middleware.indices { middleware[index].prepare(&plan) }
+        return plan
+    }
+
+    private func adminPlan(for request: IncomingRequest) -> ReplyPlan {
+        let incoming = request.decoded
+        let response: HTTPResponse
+        if let refusal = remoteControl.refusal(for: incoming, admin: true) {
+            response = refusal.response
+        } else if let transport {
+            response = AdminRoutes(faults: faults, journal: journal, transport: transport).respond(to: incoming)
+        } else {
+            response = APIError(503, "The admin API is not ready yet").response
+        }
+        var plan = ReplyPlan(request: request, response: response)
+        plan.isAdmin = true
+        return plan
+    }
+
+    /// Per-request specs repeat (a test sends the same header again and again), so parsed ones are kept.
+    func parsedSpec(_ text: String) throws(FaultSpecError) -> FaultSpec {
+        if let known = specCache[text] { return known }
+        let spec = try FaultSpecParser.parse(text)
+        if specCache.count >= 256 { specCache.removeAll(keepingCapacity: true) }
+        specCache[text] = spec
+        return spec
+    }
+
+    /// The reply to a fault header that asks only for an error status, built once per header text by the cache;
+    /// nil for any other spec, an invalid one, or when fault headers need the admin token (the pipeline answers
+    /// those).
+    private func cannedFault(_ text: String) -> CannedReply? {
+        guard remoteControl.token == nil, remoteControl.isLoopback,
+              let spec = try? parsedSpec(text), spec.isPlainErrorStatus, let status = spec.status else { return nil }
+        let response = FaultedResponses.status(status, spec: spec, nowSeconds: clock())
+        guard case .bytes(let bytes) = response.body else { return nil }
+        return CannedReply(status: status, headers: response.headers.fields + [(FaultHeaders.applied, spec.text)],
+                           body: SharedBytes(bytes), etag: nil, fault: spec.text)
+    }
+}

@@ -1,0 +1,44 @@
+/// Everything decided about one request before anything is written: the reply, how it goes on the wire, when,
+/// and what the journal will say about it. The pipeline makes it; the transport carries it out.
+struct ReplyPlan {
+    /// How the reply reaches the socket.
+    enum Delivery: Equatable {
+        case whole
+        case truncated(bytes: Int)
+        case truncatedChunked
+        case paced(FaultSpec.Pacing)
+        /// The connection closes with no reply.
+        case empty
+        case reset(afterHeaders: Bool)
+        case hang
+        /// Random bytes instead of a reply, then a close.
+        case garbage([UInt8])
+        /// A server-sent event stream.
+        case stream(StreamPlan)
+    }
+
+    let request: IncomingRequest
+    var response: HTTPResponse
+    /// A reply built once and sent as is (`ReplyCache`); when set, `response` is not sent.
+    var canned: CannedReply?
+    var delivery: Delivery = .whole
+    var delayMilliseconds = 0
+    var session: String?
+    var fault: FaultSpec?
+    /// The directives of `fault` that took effect, as `X-Understudy-Fault-Applied` reports them (nil: none did).
+    var applied: String?
+    var ruleID: String?
+    /// The admin API's replies are logged but not journaled.
+    var isAdmin = false
+    /// The request's rate-limit counters, for a canned reply's head (other replies carry them as headers).
+    var rateLimit: (remaining: Int, resetsAt: Int) = (0, 0)
+
+    init(request: IncomingRequest, response: HTTPResponse, session: String? = nil) {
+        self.request = request
+        self.response = response
+        self.session = session
+    }
+
+    /// The status the reply carries.
+    var status: Int { canned?.status ?? response.status }
+}

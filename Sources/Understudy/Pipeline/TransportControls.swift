@@ -1,0 +1,9 @@
+/// What the pipeline (the admin API) may read and change of the transport under it; nothing else crosses down.
+protocol TransportControls: AnyObject {
+    /// Whether new connections are being refused now.
+    var isOffline: Bool { get }
+    /// Replies the transport still holds: delayed, paced, hung or streaming.
+    var heldReplies: Int { get }
+    /// Refuses connections for `milliseconds`, serving those already open.
+    func goOffline(forMilliseconds milliseconds: Int)
+}

@@ -1,0 +1,47 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The platform differences of the socket and process calls the transport makes, in one place.
+enum Posix {
+    /// `SOCK_STREAM` as the `Int32` socket calls take (an enum on Glibc, a macro elsewhere).
+    static var streamSocketType: Int32 {
+        #if canImport(Glibc)
+        Int32(SOCK_STREAM.rawValue)
+        #else
+        SOCK_STREAM
+        #endif
+    }
+
+    /// A TCP socket of `family`, close-on-exec, so a process the host program spawns meanwhile does not inherit it
+    /// (and keep a port or a connection open after the server let go of it): atomically with `SOCK_CLOEXEC` where
+    /// it exists, else by `fcntl` right after.
+    static func streamSocket(family: Int32) -> Int32 {
+        #if os(Linux)
+        return socket(family, streamSocketType | Int32(SOCK_CLOEXEC.rawValue), 0)
+        #else
+        let descriptor = socket(family, streamSocketType, 0)
+        if descriptor >= 0 { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        return descriptor
+        #endif
+    }
+
+    /// Raises the soft descriptor limit to the hard one (on Darwin, at most `OPEN_MAX`, which `setrlimit` takes).
+    static func raiseDescriptorLimit() {
+        var limit = rlimit()
+        #if canImport(Glibc)
+        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        #else
+        let resource = RLIMIT_NOFILE
+        #endif
+        guard getrlimit(resource, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        #if canImport(Darwin)
+        limit.rlim_cur = min(limit.rlim_max, rlim_t(OPEN_MAX))
+        #else
+        limit.rlim_cur = limit.rlim_max
+        #endif
+        setrlimit(resource, &limit)
+    }
+}

@@ -1,0 +1,217 @@
+import CLibevent
+import Foundation
+
+/// Carries out a `ReplyPlan` on evhttp: after its delay, whole, or through a `ConnectionTask` for deliveries
+/// that outlive the callback (paced, truncated, reset, hang, garbage, stream). Tells `completion` how each reply
+/// went, once. The only writer of replies; used on its loop thread only.
+final class ReplyWriter {
+    let loop: EventLoop
+    private let completion: (ReplyPlan, ReplyOutcome) -> Void
+    /// Replies that outlive their callback, keyed by identity.
+    var tasks: [ObjectIdentifier: ConnectionTask] = [:]
+    /// Replies waiting on a delay timer, keyed by identity.
+    private var pending: [ObjectIdentifier: PendingReply] = [:]
+    /// The buffers canned replies' heads are written from.
+    private let cannedHead = CannedHead()
+    /// Stream events by seed and id (see `eventBytes`).
+    var eventCache: [EventKey: SharedEvent] = [:]
+    let streamCatalog: Catalog
+    let maximumStreamBacklogBytes: Int
+
+    init(loop: EventLoop, streamCatalog: Catalog, maximumStreamBacklogBytes: Int,
+         completion: @escaping (ReplyPlan, ReplyOutcome) -> Void) {
+        self.loop = loop
+        self.streamCatalog = streamCatalog
+        self.maximumStreamBacklogBytes = maximumStreamBacklogBytes
+        self.completion = completion
+    }
+
+    /// Tells the pipeline how a reply went; once per reply.
+    func report(_ plan: ReplyPlan, _ outcome: ReplyOutcome) {
+        completion(plan, outcome)
+    }
+
+    /// Replies still held: delayed, or outliving their callback.
+    var heldReplies: Int { tasks.count + pending.count }
+
+    /// Writes `plan` on `request`: now, or once its delay (counted from the request's first byte) has passed.
+    func carryOut(_ plan: ReplyPlan, on request: OpaquePointer) {
+        guard plan.delayMilliseconds > 0 else {
+            deliver(plan, to: request)
+            return
+        }
+        hold(plan, request: request)
+    }
+
+    /// Puts a planned reply on the wire, now.
+    private func deliver(_ plan: ReplyPlan, to request: OpaquePointer) {
+        if plan.delivery == .whole {
+            send(plan, to: request)
+            return
+        }
+        guard let task = adopt(request, plan: plan) else { return }
+        let body = plan.response.body.bytesCopy
+        switch plan.delivery {
+        case .whole:
+            break
+        case .empty:
+            close(task, reset: false)
+        case .reset(let afterHeaders):
+            if afterHeaders {
+                startReply(task, contentLength: body.count)
+                closeWhenFlushed(task, reset: true)
+            } else {
+                close(task, reset: true)
+            }
+        case .hang:
+            // Journaled when the connection closes, so its duration says how long the client was held.
+            watchForDeparture(task)
+        case .garbage(let bytes):
+            if let bufferEvent = task.bufferEvent {
+                _ = bytes.withUnsafeBytes { bufferevent_write(bufferEvent, $0.baseAddress, $0.count) }
+                bufferevent_enable(bufferEvent, Int16(EV_WRITE))
+                task.bytesWritten = bytes.count
+            }
+            closeWhenFlushed(task, reset: false)
+        case .truncated(let count):
+            startReply(task, contentLength: body.count)
+            write(task, body.prefix(count))
+            closeWhenFlushed(task, reset: false)
+        case .truncatedChunked:
+            startReply(task, contentLength: nil)
+            let piece = max(1, body.count / 4)
+            var sent = 0
+            while body.count - sent > piece {
+                write(task, body[sent..<(sent + piece)])
+                sent += piece
+            }
+            closeWhenFlushed(task, reset: false)
+        case .paced(let pacing):
+            startReply(task, contentLength: body.count)
+            task.remainingBody = body[...]
+            let (bytesPerTick, tickMilliseconds) = ReplyWriter.slices(of: body.count, pacing: pacing)
+            task.onTick = { [unowned self] task in
+                let slice = task.remainingBody.prefix(bytesPerTick)
+                task.remainingBody = task.remainingBody.dropFirst(slice.count)
+                write(task, slice)
+                if task.remainingBody.isEmpty { finish(task) }
+            }
+            startTimer(task, everyMilliseconds: tickMilliseconds)
+        case .stream(let streamPlan):
+            startStream(task, streamPlan)
+        }
+    }
+
+    /// Queues a whole reply on the connection; static bodies go out by reference, without a copy.
+    private func send(_ plan: ReplyPlan, to request: OpaquePointer) {
+        if let canned = plan.canned {
+            send(canned, plan, to: request)
+            return
+        }
+        let response = plan.response
+        let isHead = plan.request.method == "HEAD"
+        if let headers = evhttp_request_get_output_headers(request) {
+            for field in response.headers {
+                evhttp_add_header(headers, field.name, field.value)
+            }
+            // evhttp leaves Content-Length off a HEAD reply; HTTP says it should be the GET body's length.
+            if isHead, response.status != 204, response.status != 304 {
+                evhttp_add_header(headers, "Content-Length", String(response.body.count))
+            }
+        }
+        if !isHead, let output = evhttp_request_get_output_buffer(request) {
+            switch response.body {
+            case .empty:
+                break
+            case .bytes(let bytes):
+                _ = bytes.withUnsafeBytes { evbuffer_add(output, $0.baseAddress, $0.count) }
+            case .shared(let shared):
+                ReplyWriter.addReference(to: shared, in: output)
+            }
+        }
+        evhttp_send_reply(request, Int32(response.status), ReasonPhrase.forStatus(response.status), nil)
+        let now = EventLoop.monotonicMilliseconds()
+        report(plan, ReplyOutcome(status: response.status, bytesWritten: isHead ? 0 : response.body.count,
+                                      firstByteAt: now, finishedAt: now))
+    }
+
+    /// Sends a canned reply with the request's rate-limit counters in its prebuilt head.
+    private func send(_ reply: CannedReply, _ plan: ReplyPlan, to request: OpaquePointer) {
+        if let output = evhttp_request_get_output_buffer(request) {
+            ReplyWriter.addReference(to: reply.body, in: output)
+        }
+        // Without a connection (the client left while a delay held the reply) evhttp frees the request inside
+        // evhttp_send_reply, so the head must not be linked into it; it is sent nowhere anyway.
+        if evhttp_request_get_connection(request) != nil, let headers = evhttp_request_get_output_headers(request) {
+            cannedHead.send(reply, on: request, headers: headers, remaining: plan.rateLimit.remaining,
+                            resetsAt: plan.rateLimit.resetsAt)
+        } else {
+            evhttp_send_reply(request, Int32(reply.status), ReasonPhrase.forStatus(reply.status), nil)
+        }
+        let now = EventLoop.monotonicMilliseconds()
+        report(plan, ReplyOutcome(status: reply.status, bytesWritten: reply.body.count, firstByteAt: now,
+                                      finishedAt: now))
+    }
+
+    /// Appends `shared` to an output buffer without copying it; the buffer keeps it alive until it is written.
+    static func addReference(to shared: SharedBytes, in output: OpaquePointer) {
+        evbuffer_add_reference(output, shared.base, shared.count, { _, _, retained in
+            guard let retained else { return }
+            Unmanaged<SharedBytes>.fromOpaque(retained).release()
+        }, Unmanaged.passRetained(shared).toOpaque())
+    }
+
+    /// Holds the reply on a libevent timer (the loop keeps serving meanwhile); the delay runs from the request's
+    /// first byte, not from now.
+    private func hold(_ plan: ReplyPlan, request: OpaquePointer) {
+        let reply = PendingReply(request: request, plan: plan)
+        pending[ObjectIdentifier(reply)] = reply
+        reply.timer = loop.makeTimer(repeating: false, argument: Unmanaged.passUnretained(reply).toOpaque()) { _, _, argument in
+            guard let argument else { return }
+            let reply = Unmanaged<PendingReply>.fromOpaque(argument).takeUnretainedValue()
+            reply.writer?.release(reply)
+        }
+        reply.writer = self
+        let elapsed = EventLoop.monotonicMilliseconds() - plan.request.startedAt
+        let remaining = max(0, Double(plan.delayMilliseconds) - elapsed)
+        loop.arm(reply.timer, inMicroseconds: Int((remaining * 1_000).rounded(.up)))
+    }
+
+    /// Sends a held reply now and forgets it.
+    private func release(_ reply: PendingReply) {
+        guard pending.removeValue(forKey: ObjectIdentifier(reply)) != nil else { return }
+        if let timer = reply.timer {
+            event_free(timer)
+            reply.timer = nil
+        }
+        reply.writer = nil
+        deliver(reply.plan, to: reply.request)
+    }
+
+    /// On shutdown, every held reply goes out at once rather than being dropped.
+    func flushPendingReplies() {
+        for reply in Array(pending.values) { release(reply) }
+    }
+
+    /// Bytes per tick and tick length for a pacing directive (ticks of at least 10 ms).
+    static func slices(of length: Int, pacing: FaultSpec.Pacing) -> (bytes: Int, milliseconds: Int) {
+        switch pacing {
+        case .bytesPerSecond(let rate):
+            let tick = max(10, min(1_000, 1_000 * 64 / max(rate, 1)))
+            return (max(1, rate * tick / 1_000), tick)
+        case .chunks(let count, let duration):
+            return (max(1, (length + count - 1) / count), max(1, duration / max(1, count)))
+        }
+    }
+}
+
+extension HTTPResponse.Body {
+    /// The body's bytes, copied.
+    var bytesCopy: [UInt8] {
+        switch self {
+        case .empty: []
+        case .bytes(let bytes): bytes
+        case .shared(let shared): shared.bytes
+        }
+    }
+}
