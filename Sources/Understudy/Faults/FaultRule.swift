@@ -11,6 +11,7 @@ public struct FaultRule: Sendable, Equatable {
         /// Query parameters that must be present with these values (values may be globs).
         public var query: [String: String]
 
+        /// A match on any of method, path glob, headers and query parameters (all given must hold).
         public init(method: String? = nil, path: String? = nil, headers: [String: String] = [:], query: [String: String] = [:]) {
             self.method = method
             self.path = path
@@ -19,6 +20,7 @@ public struct FaultRule: Sendable, Equatable {
         }
     }
 
+    /// Which requests the rule applies to.
     public var match: Match
     /// The fault spec, e.g. `status=503; retry-after=1`.
     public var fault: String
@@ -31,6 +33,7 @@ public struct FaultRule: Sendable, Equatable {
     /// Apply only to requests carrying `X-Understudy-Session: <session>` (to every request when nil).
     public var session: String?
 
+    /// A rule that applies `fault` to matching requests, `times` times at most, after skipping `after`, with `probability`.
     public init(match: Match = Match(), fault: String, times: Int? = nil, after: Int = 0, probability: Double = 1,
                 session: String? = nil) {
         self.match = match
@@ -44,7 +47,9 @@ public struct FaultRule: Sendable, Equatable {
 
 /// A rule as the server holds it: with its id and what is left of its budget.
 public struct FaultRuleStatus: Sendable, Equatable {
+    /// The id the admin API and `remove(id:)` know it by.
     public let id: String
+    /// The rule as added.
     public let rule: FaultRule
     /// Matching requests seen so far.
     public let matched: Int

@@ -17,8 +17,11 @@ public struct FaultSpec: Sendable, Equatable {
     public var rateLimit: RateLimit?
     /// Treat the presented token as expired.
     public var expireToken = false
+    /// Break the body's JSON.
     public var malformed: Malformation?
+    /// Cut the body short.
     public var truncation: Truncation?
+    /// Fail the connection instead of answering.
     public var connection: ConnectionFault?
     /// Faults for `/products/stream`.
     public var stream = StreamFaults()
@@ -27,6 +30,7 @@ public struct FaultSpec: Sendable, Equatable {
     /// The normalised directives in order, so a reply can report just the ones that took effect.
     var directives: [Directive] = []
 
+    /// An empty spec: changes nothing.
     public init() {}
 
     /// How to dribble a body.
@@ -37,11 +41,15 @@ public struct FaultSpec: Sendable, Equatable {
         case chunks(count: Int, overMilliseconds: Int)
     }
 
+    /// A token bucket's size and refill window.
     public struct RateLimit: Sendable, Equatable {
+        /// Requests allowed per window.
         public var requests: Int
+        /// The window, in milliseconds.
         public var windowMilliseconds: Int
     }
 
+    /// How to break a JSON body.
     public enum Malformation: Sendable, Equatable {
         /// A body that is not JSON at all.
         case syntax
@@ -49,6 +57,7 @@ public struct FaultSpec: Sendable, Equatable {
         case shape
     }
 
+    /// How much of a body to send before closing.
     public enum Truncation: Sendable, Equatable {
         /// Send this many body bytes of a full Content-Length, then close.
         case bytes(Int)
@@ -58,6 +67,7 @@ public struct FaultSpec: Sendable, Equatable {
         case chunked
     }
 
+    /// How to fail the connection instead of answering.
     public enum ConnectionFault: Sendable, Equatable {
         /// Close without sending a byte.
         case empty
@@ -71,13 +81,21 @@ public struct FaultSpec: Sendable, Equatable {
 
     /// Faults of a server-sent event stream, by event number (1-based).
     public struct StreamFaults: Sendable, Equatable {
+        /// Close the stream cleanly after this many events.
         public var dropAfter: Int?
+        /// Close the stream halfway through this event.
         public var cutMidEvent: Int?
+        /// Reset the connection (RST) after this many events.
         public var resetAfter: Int?
+        /// Keep the connection open but send nothing after this many events.
         public var stallAfter: Int?
+        /// Send this event with broken JSON in its data.
         public var malformedEvent: Int?
+        /// The line ending: `lf`, `crlf` or `cr`.
         public var newline: String?
+        /// Write the stream this many bytes at a time.
         public var chunkSize: Int?
+        /// An empty spec: changes nothing.
         public init() {}
     }
 

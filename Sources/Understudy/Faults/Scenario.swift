@@ -11,6 +11,7 @@ public struct Scenario: Sendable {
     public var description: String
     /// The seed to run with, when the scenario fixes one.
     public var seed: UInt64?
+    /// The rules it installs, in matching order.
     public var rules: [FaultRule]
 
     /// Reads and checks a scenario file; every rule's spec is parsed, so a bad one stops start-up.

@@ -1,11 +1,14 @@
 /// Header fields in the order received or to be sent; names compare case-insensitively.
 public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral, Sequence {
+    /// The fields in order, names as sent.
     public private(set) var fields: [(name: String, value: String)]
 
+    /// Headers holding `fields`, in order.
     public init(_ fields: [(name: String, value: String)] = []) {
         self.fields = fields
     }
 
+    /// Headers from a literal, in the order written.
     public init(dictionaryLiteral elements: (String, String)...) {
         self.fields = elements.map { (name: $0.0, value: $0.1) }
     }
@@ -30,10 +33,12 @@ public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral, 
         fields.removeAll { $0.name.caseInsensitiveEquals(name) }
     }
 
+    /// The fields in order.
     public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
         fields.makeIterator()
     }
 
+    /// Equal when they hold the same fields, spelled the same, in the same order.
     public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
         lhs.fields.elementsEqual(rhs.fields) { $0.name == $1.name && $0.value == $1.value }
     }

@@ -1,23 +1,23 @@
 /// A request as routes see it: decoded from evhttp once, then plain values.
-public struct HTTPRequest: Sendable {
+struct HTTPRequest: Sendable {
     /// The method in upper case, e.g. `GET`.
-    public var method: String
+    var method: String
     /// The request target as sent, e.g. `/products?limit=5`.
-    public var target: String
+    var target: String
     /// The path part of the target, still percent-encoded.
-    public var path: Substring
+    var path: Substring
     /// The raw query (after `?`), or nil.
-    public var rawQuery: Substring?
+    var rawQuery: Substring?
     /// The decoded query parameters.
-    public var query: QueryParameters
-    public var headers: HTTPHeaders
-    public var body: [UInt8]
+    var query: QueryParameters
+    var headers: HTTPHeaders
+    var body: [UInt8]
     /// Set when the request reached a resource through `/auth/…`, after its token was checked: its reply must
     /// never be replayed without that check.
     var passedTokenCheck = false
 
     /// A request from its parts; `target` is split into path and query.
-    public init(method: String, target: String, headers: HTTPHeaders = [:], body: [UInt8] = []) {
+    init(method: String, target: String, headers: HTTPHeaders = [:], body: [UInt8] = []) {
         self.method = method
         self.target = target
         self.headers = headers

@@ -1,7 +1,7 @@
 /// A reply to send: status, headers and a body that is either owned bytes or a shared, pre-encoded buffer.
-public struct HTTPResponse: Sendable {
+struct HTTPResponse: Sendable {
     /// What goes after the headers.
-    public enum Body: Sendable {
+    enum Body: Sendable {
         case empty
         case bytes([UInt8])
         case shared(SharedBytes)
@@ -15,13 +15,13 @@ public struct HTTPResponse: Sendable {
         }
     }
 
-    public var status: Int
-    public var headers: HTTPHeaders
-    public var body: Body
+    var status: Int
+    var headers: HTTPHeaders
+    var body: Body
     /// A weak entity tag for conditional GETs, when the body is worth one.
-    public var etag: String?
+    var etag: String?
 
-    public init(status: Int, headers: HTTPHeaders = [:], body: Body = .empty, etag: String? = nil) {
+    init(status: Int, headers: HTTPHeaders = [:], body: Body = .empty, etag: String? = nil) {
         self.status = status
         self.headers = headers
         self.body = body

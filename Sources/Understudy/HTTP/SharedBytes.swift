@@ -2,14 +2,14 @@
 ///
 /// `@unchecked Sendable`: the buffer is written once in `init` and only read afterwards, so sharing it
 /// between event-loop threads is safe; evbuffer holds a retain on it until the bytes are on the wire.
-public final class SharedBytes: @unchecked Sendable {
+final class SharedBytes: @unchecked Sendable {
     /// The start of the bytes.
     let base: UnsafeMutableRawPointer
     /// The number of bytes.
-    public let count: Int
+    let count: Int
 
     /// A buffer holding a copy of `bytes`.
-    public init<Bytes: Collection<UInt8>>(_ bytes: Bytes) {
+    init<Bytes: Collection<UInt8>>(_ bytes: Bytes) {
         count = bytes.count
         base = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1), alignment: 1)
         let copied: Void? = bytes.withContiguousStorageIfAvailable { [base] contiguous in
@@ -33,12 +33,12 @@ public final class SharedBytes: @unchecked Sendable {
     }
 
     /// A copy of the bytes.
-    public var bytes: [UInt8] {
+    var bytes: [UInt8] {
         Array(UnsafeRawBufferPointer(start: base, count: count))
     }
 
     /// The bytes decoded as UTF-8 text.
-    public var text: String {
+    var text: String {
         String(decoding: UnsafeRawBufferPointer(start: base, count: count), as: UTF8.self)
     }
 }

@@ -6,6 +6,7 @@ public struct JournalEntry: Sendable {
     public let time: Double
     /// The `X-Understudy-Session` it carried.
     public let session: String?
+    /// The request method, e.g. `GET`.
     public let method: String
     /// The path without the query.
     public let path: String
@@ -13,6 +14,7 @@ public struct JournalEntry: Sendable {
     public let query: String
     /// The request's headers as received, decoded when read.
     let rawHeaders: RawHeaders
+    /// The request body's length in bytes.
     public let bodySize: Int
     /// The id of the rule that fired, if one did.
     public let rule: String?

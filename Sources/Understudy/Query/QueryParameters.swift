@@ -34,6 +34,7 @@ public struct QueryParameters: Sendable, Equatable {
         pairs.first(where: { $0.name == name })?.value
     }
 
+    /// Equal when they hold the same names and values in the same order.
     public static func == (lhs: QueryParameters, rhs: QueryParameters) -> Bool {
         lhs.pairs.elementsEqual(rhs.pairs) { $0.name == $1.name && $0.value == $1.value }
     }

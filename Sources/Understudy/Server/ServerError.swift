@@ -12,6 +12,8 @@ public struct ServerError: Error, Sendable, Equatable, CustomStringConvertible {
         case listenerFailed
     }
 
+    /// What went wrong.
     public let kind: Kind
+    /// What went wrong, in words, naming the address or setting.
     public let description: String
 }

@@ -54,6 +54,7 @@ public final class UnderstudyServer: Sendable {
         /// The clock tokens and timestamps use, as seconds since 1970 (replaceable in tests).
         public var clock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
 
+        /// A configuration for `host:port` serving `catalog`, with every other setting at its default.
         public init(host: String = "127.0.0.1", port: Int = 0, catalog: Catalog = .standard) {
             self.host = host
             self.port = port
