@@ -6,6 +6,11 @@ ARGS ?=
 # The release binary links the Swift runtime and Foundation statically on Linux: ~5 ms less start-up and ~7 MiB
 # less resident memory than loading them as shared libraries (BENCHMARKS.md). Apple platforms have no static stdlib.
 STATIC_STDLIB := $(if $(filter Linux,$(shell uname -s)),--static-swift-stdlib,)
+# The `understudy` binary and the suites `make test` runs are built with the HeadLineWriter trait: evhttp's own
+# refusals as JSON and reply heads without vsnprintf, by overriding libevent's evbuffer_add_printf in this
+# process only (Package.swift). It is off for packages that depend on Understudy; `make sanitize` and
+# `make sanitize-thread` build without it, so both ways are tested.
+TRAITS ?= --traits HeadLineWriter
 
 .PHONY: all deps build release run test unit contract sanitize sanitize-thread fuzz stress bench bench-instructions bench-tools fixtures clean
 
@@ -15,10 +20,10 @@ deps:
 	@scripts/install-deps.sh
 
 build: deps
-	$(SWIFT) build
+	$(SWIFT) build $(TRAITS)
 
 release: deps
-	$(SWIFT) build -c release --product understudy $(STATIC_STDLIB)
+	$(SWIFT) build -c release --product understudy $(STATIC_STDLIB) $(TRAITS)
 
 run: release
 	.build/release/understudy --host $(HOST) --port $(PORT) $(ARGS)
@@ -28,12 +33,12 @@ run: release
 test: unit contract
 
 unit: deps
-	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	$(SWIFT) build --build-tests $(TRAITS)
+	$(SWIFT) test --skip-build $(TRAITS)
 
 # The contract check alone: openapi-spec-validator, the golden cases and schemathesis against a live understudy.
 contract: deps
-	$(SWIFT) build --product understudy
+	$(SWIFT) build --product understudy $(TRAITS)
 	CONTRACT_FAULT_PASS=1 scripts/contract.sh
 
 # The whole Swift suite under AddressSanitizer, in its own build folder (CI runs it). LeakSanitizer is off: every
@@ -70,7 +75,7 @@ stress: release
 QUICK ?=
 BENCH_CC ?= gcc
 bench: release bench-tools
-	$(SWIFT) build -c release --product UnderstudyBench  # dynamic: static FoundationNetworking needs a static libcurl
+	$(SWIFT) build -c release --product UnderstudyBench $(TRAITS)  # dynamic: static FoundationNetworking needs a static libcurl
 	python3 bench/bench.py $(if $(filter-out 0,$(QUICK)),--quick,)
 
 # Instructions per request under callgrind: Understudy, the bare evhttp baseline, and the baseline with the headers

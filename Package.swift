@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let strictSettings: [SwiftSetting] = [
@@ -14,6 +14,13 @@ let package = Package(
         .executable(name: "understudy", targets: ["UnderstudyCLI"]),
         .library(name: "UnderstudyClient", targets: ["UnderstudyClient"]),
     ],
+    traits: [
+        // Off by default: it defines libevent's `evbuffer_add_printf` for the whole process (see HeaderLines.c),
+        // which a library must not do to the processes that link it. The `understudy` binary that `make` builds
+        // turns it on: JSON for evhttp's own refusals, and reply heads without vsnprintf (BENCHMARKS.md).
+        .trait(name: "HeadLineWriter",
+               description: "evhttp's refusals as JSON and reply heads written without vsnprintf, by defining libevent's evbuffer_add_printf (ELF platforms)"),
+    ],
     targets: [
         .systemLibrary(
             name: "CLibevent",
@@ -25,10 +32,12 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
-        // evhttp's reply-head formatting without vsnprintf (see HeaderLines.c).
+        // Canned reply heads linked into evhttp's header list; with the HeadLineWriter trait, evhttp's reply-head
+        // formatting without vsnprintf and its refusals as JSON (see HeaderLines.c).
         .target(
             name: "CHeaderLines",
-            dependencies: ["CLibevent"]
+            dependencies: ["CLibevent"],
+            cSettings: [.define("UNDERSTUDY_HEAD_LINE_WRITER", .when(traits: ["HeadLineWriter"]))]
         ),
         // A lock ThreadSanitizer can see, shared by the server and the client (see Locked.swift).
         .target(

@@ -1,3 +1,8 @@
+// Two things live here. `understudy_link_fields` and `understudy_unlink_fields` put a canned reply's fields into
+// evhttp's header list and take them out again (CannedHead.swift); they are always built.
+//
+// The rest is built only with the HeadLineWriter trait (UNDERSTUDY_HEAD_LINE_WRITER), off by default, since it
+// overrides a libevent symbol for the whole process; the `understudy` binary `make` builds turns it on.
 // evhttp writes every reply's status line and each header line with `evbuffer_add_printf`, which costs a full
 // `vsnprintf` pass (~1.3k instructions a line, most of the listener's own cost for a small reply). This file
 // defines `evbuffer_add_printf` for the process: the two formats evhttp uses for a reply head are copied
@@ -22,6 +27,7 @@
 #include <event2/keyvalq_struct.h>
 #include "CHeaderLines.h"
 
+#ifdef UNDERSTUDY_HEAD_LINE_WRITER
 enum { line_capacity = 512 };
 
 /// Where this thread is in sending an evhttp error page: the page's body is formatted first, then its head, in
@@ -164,6 +170,10 @@ int understudy_header_lines_active(void) {
     void *resolved = dlsym(RTLD_DEFAULT, "evbuffer_add_printf");
     return resolved == (void *)&evbuffer_add_printf;
 }
+
+#else
+int understudy_header_lines_active(void) { return 0; }
+#endif
 
 void understudy_link_fields(struct evkeyvalq *headers, struct evkeyval *fields, int count) {
     for (int index = 0; index < count; index++) TAILQ_INSERT_TAIL(headers, &fields[index], next);

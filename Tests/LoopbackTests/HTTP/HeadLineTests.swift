@@ -2,12 +2,19 @@ import Foundation
 import Testing
 @testable import Understudy
 
-/// Reply heads are written by `CHeaderLines` instead of libevent's `vsnprintf`; these pin the bytes on the wire,
-/// on the fast path and on the fallback for lines too long for it.
+/// With the `HeadLineWriter` trait, reply heads are written by `CHeaderLines` instead of libevent's `vsnprintf`;
+/// these pin the bytes on the wire both ways, on the fast path and on the fallback for lines too long for it.
 @Suite struct HeadLineTests {
-    #if os(Linux)
+    #if os(Linux) && HeadLineWriter
     @Test func libeventReachesTheFastWriter() {
         #expect(HTTPTransport.writesHeadLinesDirectly)
+    }
+    #endif
+
+    #if !HeadLineWriter
+    /// Without the trait nothing of libevent's is overridden: evhttp formats every head itself.
+    @Test func withoutTheTraitLibeventFormatsItsOwnHeads() {
+        #expect(!HTTPTransport.writesHeadLinesDirectly)
     }
     #endif
 
