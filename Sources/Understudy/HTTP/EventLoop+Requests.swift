@@ -20,7 +20,9 @@ extension EventLoop {
             return
         }
         if incoming.path.hasPrefix(AdminRoutes.prefix) {
-            var response = remoteControl.refusal(for: incoming, admin: true)?.response
+            // Admin gate (#15): same-origin only and a known Host, before the token and before the body is parsed.
+            var response = AdminGate(configuration: configuration, port: port).refusal(for: incoming)?.response
+                ?? remoteControl.refusal(for: incoming, admin: true)?.response
                 ?? AdminRoutes(faults: faults, journal: journal, loop: self).respond(to: incoming)
             decorate(&response, for: incoming)
             discardUnreadBody(of: request, incoming, closing: &response)
@@ -88,7 +90,8 @@ extension EventLoop {
             response.headers.add("X-RateLimit-Remaining", String(window.remaining))
             response.headers.add("X-RateLimit-Reset", String(window.resetsAt))
         }
-        if let origin = request.headers["Origin"] {
+        // The admin API never answers with CORS headers (#15): only its own origin may use it.
+        if let origin = request.headers["Origin"], AdminGate.allowsCORS(for: request) {
             response.headers.add("Access-Control-Allow-Origin", origin)
             response.headers.add("Access-Control-Allow-Credentials", "true")
             response.headers.add("Vary", "Origin")
