@@ -101,6 +101,20 @@ import Testing
         #expect(guarded.errors.contains("need the admin token"))
     }
 
+    @Test func allowHostAddsANameTheAdminAPIAnswersTo() async throws {
+        let (child, url) = try launch(["--port", "0", "--quiet", "--allow-host", "understudy.test", "--allow-host=box.lan"])
+        let port = try #require(url.split(separator: ":").last.map(String.init))
+        for (host, status) in [("understudy.test:\(port)", 200), ("BOX.lan", 200), ("127.0.0.1", 200), ("evil.example", 403)] {
+            let reply = try rawRequest(url, "GET /__understudy/health HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n")
+            #expect(reply.readResponse()?.status == status, "\(host)")
+        }
+        child.send(SIGTERM)
+        #expect(child.waitForExit() == 0)
+        let withPort = try run(["--allow-host", "understudy.test:8080"])
+        #expect(withPort.status == 2)
+        #expect(withPort.errors.contains("--allow-host needs a host name without a port"))
+    }
+
     @Test func graceBoundsTheWaitForSlowRepliesAndASecondSignalQuitsAtOnce() async throws {
         // --grace 1: a reply paced over 20 s is cut off after about a second, and the exit is still clean.
         let (patient, patientURL) = try launch(["--port", "0", "--quiet", "--grace", "1"])
