@@ -12,7 +12,7 @@ STATIC_STDLIB := $(if $(filter Linux,$(shell uname -s)),--static-swift-stdlib,)
 # `make sanitize-thread` build without it, so both ways are tested.
 TRAITS ?= --traits HeadLineWriter
 
-.PHONY: all deps build release run test unit contract sanitize sanitize-thread fuzz stress bench bench-instructions bench-tools fixtures clean
+.PHONY: all deps build release run test unit contract browser sanitize sanitize-thread fuzz stress bench bench-instructions bench-tools fixtures clean
 
 all: build
 
@@ -29,8 +29,8 @@ run: release
 	.build/release/understudy --host $(HOST) --port $(PORT) $(ARGS)
 
 # Every test: the Swift suites (unit, loopback, contract replay, integration), then the contract check of a live
-# server (spec validation, golden cases, schemathesis with and without an injected fault).
-test: unit contract
+# server (spec validation, golden cases, schemathesis with and without an injected fault), then the browser check.
+test: unit contract browser
 
 unit: deps
 	$(SWIFT) build --build-tests $(TRAITS)
@@ -40,6 +40,13 @@ unit: deps
 contract: deps
 	$(SWIFT) build --product understudy $(TRAITS)
 	CONTRACT_FAULT_PASS=1 scripts/contract.sh
+
+# A hostile page in headless Chromium (Debian's chromium and chromium-driver, installed when missing) tries to steer a
+# live understudy and must fail; a page on the server's own origin must succeed (Tests/Browser/hostile_page.py).
+browser: deps
+	$(SWIFT) build --product understudy
+	scripts/install-deps.sh browser
+	scripts/browser.sh
 
 # The whole Swift suite under AddressSanitizer, in its own build folder (CI runs it). LeakSanitizer is off: every
 # leak it reports is inside FoundationEssentials (String(contentsOfFile:)) or libcurl, not Understudy.

@@ -102,6 +102,8 @@ class IsolatedServer:
             args += ["--admin-token", options["adminToken"]]
         if "host" in options:
             args += ["--host", options["host"]]
+        for name in options.get("allowHosts", []):
+            args += ["--allow-host", name]
         self.process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         line = self.process.stdout.readline()
         found = re.search(r"listening on http://([^\s/]+):([0-9]+)", line)

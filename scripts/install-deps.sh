@@ -2,6 +2,7 @@
 # Installs the C libraries Understudy links against (libevent, OpenSSL's libcrypto) when they are missing, and on
 # Debian/Ubuntu makes sure `python3 -m venv` works (`make test` creates a venv for the contract check).
 # Safe to run repeatedly: it does nothing, and prints nothing, when everything is already there.
+# `install-deps.sh browser` adds Debian's chromium and chromium-driver for `make browser`.
 set -euo pipefail
 
 have() { command -v "$1" >/dev/null 2>&1; }
@@ -15,6 +16,20 @@ apt_install() {
   if [ -z "$apt_updated" ]; then $sudo apt-get update -qq; apt_updated=1; fi
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$@" >/dev/null
 }
+
+# `install-deps.sh browser`: Debian's chromium and chromium-driver for the browser check (scripts/browser.sh), when
+# either is missing. Nothing is downloaded outside the package manager; without apt-get it fails, naming them.
+if [ "${1:-}" = browser ]; then
+  if have chromium && have chromedriver; then exit 0; fi
+  if ! have apt-get; then
+    echo "install-deps: the browser check needs chromium and chromedriver; install them with your package manager" >&2
+    exit 1
+  fi
+  echo "install-deps: installing chromium and chromium-driver with apt-get (the browser check)" >&2
+  apt_install chromium chromium-driver
+  have chromium && have chromedriver || { echo "install-deps: chromium or chromedriver still missing" >&2; exit 1; }
+  exit 0
+fi
 
 # `install-deps.sh TOOL…` installs extra tools (wrk for the soak and benchmarks) by their package name.
 if [ "$#" -gt 0 ]; then

@@ -9,6 +9,7 @@ struct CommandLineOptions: Equatable {
     var seed: UInt64?
     var journalSize = 10_000
     var adminToken: String?
+    var allowedHosts: [String] = []
     var shutdownGraceSeconds = 5.0
     var quiet = false
     var showHelp = false
@@ -21,7 +22,8 @@ struct CommandLineOptions: Equatable {
 
     static let usage = """
         Usage: understudy [--host HOST] [--port PORT] [--fixtures DIR] [--scenario FILE]... [--seed N]
-                          [--journal-size N] [--admin-token TOKEN] [--grace SECONDS] [--quiet]
+                          [--journal-size N] [--admin-token TOKEN] [--allow-host NAME]... [--grace SECONDS]
+                          [--quiet]
                understudy --help | --version
 
         A DummyJSON-compatible fake backend with faults on cue.
@@ -34,6 +36,9 @@ struct CommandLineOptions: Equatable {
           --journal-size N keep the last N requests in the journal (default 10000)
           --admin-token T  require T (header X-Understudy-Token) for faults and the admin API; without it they
                            are refused whenever --host is not a loopback address
+          --allow-host NAME
+                           let the admin API answer to Host NAME too (repeatable); besides it, only the --host
+                           address, localhost and loopback addresses may be named (a guard against DNS rebinding)
           --grace SECONDS  on SIGTERM/SIGINT, let in-flight replies finish for up to SECONDS (default 5)
           --quiet          do not log one line per request on stderr
           --help           show this help
@@ -82,6 +87,14 @@ struct CommandLineOptions: Equatable {
             case "--admin-token":
                 options.adminToken = try value()
                 if options.adminToken?.isEmpty != false { throw UsageError(message: "--admin-token needs a non-empty token") }
+            case "--allow-host":
+                let name = try value()
+                // A name or an address without a port (one colon reads as `host:port`); IPv6 with or without brackets.
+                let bracketed = name.hasPrefix("[") && name.hasSuffix("]")
+                guard !name.isEmpty, bracketed || name.count(where: { $0 == ":" }) != 1, !name.contains(where: { "/@ ".contains($0) }) else {
+                    throw UsageError(message: "--allow-host needs a host name without a port, not '\(name)'")
+                }
+                options.allowedHosts.append(name)
             case "--grace":
                 let text = try value()
                 guard let seconds = Double(text), seconds >= 0, seconds <= 300 else {

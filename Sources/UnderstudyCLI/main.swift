@@ -54,6 +54,7 @@ var configuration = UnderstudyServer.Configuration(host: options.host, port: opt
 configuration.journalCapacity = options.journalSize
 configuration.adminToken = options.adminToken ?? ProcessInfo.processInfo.environment["UNDERSTUDY_ADMIN_TOKEN"]
 configuration.shutdownGraceSeconds = options.shutdownGraceSeconds
+configuration.allowedHosts = options.allowedHosts
 for path in options.scenarioPaths {
     do {
         let scenario = try Scenario.load(path: path)

@@ -1,8 +1,9 @@
-/// DummyJSON's CORS: any origin, with credentials, and preflights that allow every method it serves and the
-/// headers asked for. A fake backend serves web apps wherever they run, a dev server on another port included.
+/// DummyJSON's CORS on the public routes: any origin, with credentials, and preflights that allow every method it
+/// serves and the headers asked for. A fake backend serves web apps wherever they run, a dev server on another
+/// port included. The admin API never answers with CORS: only its own origin may use it (`AdminGate`).
 struct CORSMiddleware: ReplyMiddleware {
     func prepare(_ plan: inout ReplyPlan) {
-        guard plan.request.hasOriginOrCondition, let origin = plan.request.headers["Origin"] else { return }
+        guard !plan.isAdmin, plan.request.hasOriginOrCondition, let origin = plan.request.headers["Origin"] else { return }
         plan.response.headers.add("Access-Control-Allow-Origin", origin)
         plan.response.headers.add("Access-Control-Allow-Credentials", "true")
         plan.response.headers.add("Vary", "Origin")

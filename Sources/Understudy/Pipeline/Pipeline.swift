@@ -16,7 +16,9 @@ final class Pipeline {
     /// Fault specs sent per request, parsed once (see `parsedSpec`).
     private var specCache: [String: FaultSpec] = [:]
     /// What the admin API reads and changes of the transport (offline, held replies); set once it exists.
-    weak var transport: (any TransportControls)?
+    private(set) weak var transport: (any TransportControls)?
+    /// Who may reach the admin API at all (same origin, known hosts); set with the transport, which knows the port.
+    private var adminGate: AdminGate?
 
     init(configuration: UnderstudyServer.Configuration, faults: FaultController, journal: Journal) {
         router = Router(catalog: configuration.catalog, tokens: TokenService(secret: configuration.tokenSecret),
@@ -41,6 +43,12 @@ final class Pipeline {
         ]
         if let log = configuration.requestLog { list.append(RequestLogMiddleware(log: log)) }
         return list
+    }
+
+    /// Connects the transport under the pipeline, once it is bound to `port`.
+    func attach(_ transport: any TransportControls, configuration: UnderstudyServer.Configuration, port: Int) {
+        self.transport = transport
+        adminGate = AdminGate(configuration: configuration, port: port)
     }
 
     /// Decides everything about `request` before a byte is written.
@@ -85,7 +93,9 @@ final class Pipeline {
     private func adminPlan(for request: IncomingRequest) -> ReplyPlan {
         let incoming = request.decoded
         let response: HTTPResponse
-        if let refusal = remoteControl.refusal(for: incoming, admin: true) {
+        // Same origin and a known Host first, then the token: a foreign page is refused whatever it presents,
+        // before the body is parsed or anything changes.
+        if let refusal = adminGate?.refusal(for: incoming) ?? remoteControl.refusal(for: incoming, admin: true) {
             response = refusal.response
         } else if let transport {
             response = AdminRoutes(faults: faults, journal: journal, transport: transport).respond(to: incoming)

@@ -46,6 +46,10 @@ public final class UnderstudyServer: Sendable {
         /// Required to inject faults or use the admin API (always when the host is not loopback, where both are
         /// otherwise refused); sent as `X-Understudy-Token`.
         public var adminToken: String?
+        /// Further names the admin API answers to in `Host` (`--allow-host`), besides the bound address, `localhost`
+        /// and loopback addresses: a name for this machine, when it is reached by one. Any other name is refused, so
+        /// that a web page cannot reach the admin API through DNS rebinding.
+        public var allowedHosts: [String] = []
         /// How many requests the journal keeps.
         public var journalCapacity = 10_000
         /// How many bytes of requests (headers, path, query, …) the journal keeps; the oldest go first past it.

@@ -52,7 +52,7 @@ final class HTTPTransport: @unchecked Sendable {
             pipeline.completed($0, $1)
         }
         configureHTTP()
-        pipeline.transport = self
+        pipeline.attach(self, configuration: configuration, port: listener.port)
     }
 
     private func configureHTTP() {

@@ -79,7 +79,7 @@ import Testing
         let local = openURL.replacingOccurrences(of: "0.0.0.0", with: "127.0.0.1")
         let refused = try rawRequest(local, "GET /products/1 HTTP/1.1\r\nHost: x\r\nX-Understudy-Fault: status=503\r\n\r\n")
         #expect(refused.readResponse()?.status == 403)
-        let admin = try rawRequest(local, "GET /__understudy/health HTTP/1.1\r\nHost: x\r\n\r\n")
+        let admin = try rawRequest(local, "GET /__understudy/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         #expect(admin.readResponse()?.status == 403)
         open.send(SIGTERM)
         #expect(open.waitForExit() == 0)
@@ -88,7 +88,7 @@ import Testing
 
         let (guarded, guardedURL) = try launch(["--host", "0.0.0.0", "--port", "0", "--quiet", "--admin-token", "s3cret"])
         let guardedLocal = guardedURL.replacingOccurrences(of: "0.0.0.0", with: "127.0.0.1")
-        let without = try rawRequest(guardedLocal, "GET /__understudy/health HTTP/1.1\r\nHost: x\r\n\r\n")
+        let without = try rawRequest(guardedLocal, "GET /__understudy/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         #expect(without.readResponse()?.status == 401)
         let wrong = try rawRequest(guardedLocal, "GET /products/1 HTTP/1.1\r\nHost: x\r\nX-Understudy-Fault: status=503\r\n"
             + "X-Understudy-Token: s3cre\r\n\r\n")
@@ -99,6 +99,20 @@ import Testing
         guarded.send(SIGTERM)
         #expect(guarded.waitForExit() == 0)
         #expect(guarded.errors.contains("need the admin token"))
+    }
+
+    @Test func allowHostAddsANameTheAdminAPIAnswersTo() async throws {
+        let (child, url) = try launch(["--port", "0", "--quiet", "--allow-host", "understudy.test", "--allow-host=box.lan"])
+        let port = try #require(url.split(separator: ":").last.map(String.init))
+        for (host, status) in [("understudy.test:\(port)", 200), ("BOX.lan", 200), ("127.0.0.1", 200), ("evil.example", 403)] {
+            let reply = try rawRequest(url, "GET /__understudy/health HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n")
+            #expect(reply.readResponse()?.status == status, "\(host)")
+        }
+        child.send(SIGTERM)
+        #expect(child.waitForExit() == 0)
+        let withPort = try run(["--allow-host", "understudy.test:8080"])
+        #expect(withPort.status == 2)
+        #expect(withPort.errors.contains("--allow-host needs a host name without a port"))
     }
 
     @Test func graceBoundsTheWaitForSlowRepliesAndASecondSignalQuitsAtOnce() async throws {

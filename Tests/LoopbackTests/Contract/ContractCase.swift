@@ -20,6 +20,7 @@ struct ContractCase: CustomTestStringConvertible, Sendable {
         guard case .object(let server)? = document["server"] else { return }
         if let token = server["adminToken"]?.stringValue { configuration.adminToken = token }
         if let host = server["host"]?.stringValue { configuration.host = host }
+        if case .array(let names)? = server["allowHosts"] { configuration.allowedHosts = names.compactMap(\.stringValue) }
     }
 
     /// Whether `{{token:emilys}}` appears anywhere in the case's requests.
@@ -47,6 +48,8 @@ struct ContractCase: CustomTestStringConvertible, Sendable {
         }
         var headers: [(String, String)] = [("Host", "localhost"), ("Connection", "close")]
         if case .object(let given)? = request["headers"] {
+            // A case's own Host (the foreign-Host cases) replaces the default one.
+            if given.entries.contains(where: { $0.key.lowercased() == "host" }) { headers.removeFirst() }
             headers += given.entries.map { ($0.key, fill($0.value.stringValue ?? "")) }
         }
         var body: [UInt8] = []
