@@ -83,12 +83,12 @@ import Understudy
                 #expect(result.bytes.isEmpty)
                 #expect(result.ending == .timedOut)
             }
-            var held = 1
-            for _ in 0..<30 where held > 0 {
-                try await Task.sleep(for: .milliseconds(100))
-                held = try await client.send("/__understudy/health").object["heldConnections"] as? Int ?? -1
+            var held = -1
+            let freed = await waitUntil(within: .seconds(30)) {
+                held = try await client.heldConnections()
+                return held == 0
             }
-            #expect(held == 0)
+            #expect(freed, "\(held) connections still held after the hung client left")
             // Journaled once the client left, with how long it was held (the client waited 1 s).
             let entry = try #require(server.journal.entries(path: "/products/1").last)
             #expect(entry.fault == "hang")

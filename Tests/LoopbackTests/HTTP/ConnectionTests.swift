@@ -77,8 +77,8 @@ import Understudy
             let response = try #require(connection.readResponse())
             #expect(response.status == 413)
             #expect(response.header("Content-Type") == "application/json; charset=utf-8")
-            let body = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: String]
-            #expect(body?["message"]?.hasPrefix("Request body too large") == true)
+            let body = try JSONDecoder().decode(MessageReply.self, from: Data(response.body))
+            #expect(body.message.hasPrefix("Request body too large"))
             #expect(try await client.send("/ping").status == 200)
         }
     }
@@ -91,8 +91,8 @@ import Understudy
                 let response = try #require(connection.readResponse(), "no reply to \(request)")
                 #expect([400, 501].contains(response.status))
                 #expect(response.header("Content-Type") == "application/json; charset=utf-8")
-                let body = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: String]
-                #expect(body?["message"]?.isEmpty == false, "\(request): \(String(decoding: response.body, as: UTF8.self))")
+                let body = try JSONDecoder().decode(MessageReply.self, from: Data(response.body))
+                #expect(!body.message.isEmpty, "\(request): \(String(decoding: response.body, as: UTF8.self))")
             }
         }
     }

@@ -9,7 +9,7 @@ import Understudy
         #expect(Set(servers.map(\.port)).count == 10)
         for server in servers {
             let reply = try await HTTPTestClient(server: server).send("/products/\(server.port % 194 + 1)?select=id")
-            #expect(reply.object["id"] as? Int == server.port % 194 + 1)
+            #expect(try reply.decode(ProductReply.self).id == server.port % 194 + 1)
         }
         for server in servers { server.stop() }
         for server in servers { server.stop() }

@@ -35,8 +35,7 @@ import Understudy
             let status = try #require(response.status)
             #expect(testCase.status.contains(status), "\(testCase.name): got \(status)")
             if let expected = testCase.messageContains {
-                let object = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]
-                let message = object?["message"] as? String ?? ""
+                let message = try JSONDecoder().decode(MessageReply.self, from: Data(response.body)).message
                 #expect(message.contains(expected), "\(testCase.name): \(message)")
             }
             #expect(try await client.send("/health").status == 200)

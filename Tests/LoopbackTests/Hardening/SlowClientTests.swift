@@ -79,13 +79,3 @@ import Understudy
         }
     }
 }
-
-/// Polls `condition` every 20 ms until it holds or `limit` passes.
-func waitUntil(within limit: Duration, _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + limit
-    while !condition() {
-        guard ContinuousClock.now < deadline else { return false }
-        try? await Task.sleep(for: .milliseconds(20))
-    }
-    return true
-}
