@@ -100,8 +100,10 @@ import Understudy
             #expect(try await client.json("POST", "/__understudy/offline", ["seconds": 0]).status == 400)
             #expect(try await client.json("POST", "/__understudy/offline", raw: #"{"seconds": 0.5}"#).status == 200)
             #expect(throws: (any Error).self) { try RawHTTPConnection(port: server.port) }
-            try await Task.sleep(for: .milliseconds(800))
-            #expect(try await client.send("/__understudy/health").decode(HealthReply.self).offline == false)
+            let online = await waitUntil(within: .seconds(30)) {
+                try await client.send("/__understudy/health").decode(HealthReply.self).offline == false
+            }
+            #expect(online, "still offline 30 s after a 0.5 s outage")
         }
     }
 
