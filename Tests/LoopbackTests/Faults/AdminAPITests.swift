@@ -99,7 +99,8 @@ import Understudy
 
             #expect(try await client.json("POST", "/__understudy/offline", ["seconds": 0]).status == 400)
             #expect(try await client.json("POST", "/__understudy/offline", raw: #"{"seconds": 0.5}"#).status == 200)
-            #expect(throws: (any Error).self) { try RawHTTPConnection(port: server.port) }
+            let refused = #expect(throws: POSIXError.self) { try RawHTTPConnection(port: server.port) }
+            #expect(refused?.code == .ECONNREFUSED, "\(String(describing: refused))")
             let online = await waitUntil(within: .seconds(30)) {
                 try await client.send("/__understudy/health").decode(HealthReply.self).offline == false
             }

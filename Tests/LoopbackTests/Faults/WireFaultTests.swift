@@ -177,7 +177,8 @@ import Understudy
         try await withServer { server, client in
             server.goOffline(for: .milliseconds(600))
             let offline = ContinuousClock.now
-            #expect(throws: (any Error).self) { try RawHTTPConnection(port: server.port) }
+            let refused = #expect(throws: POSIXError.self) { try RawHTTPConnection(port: server.port) }
+            #expect(refused?.code == .ECONNREFUSED, "\(String(describing: refused))")
             let recovered = await waitUntil(within: .seconds(30)) { try await client.send("/ping").status == 200 }
             #expect(recovered, "still refusing \(ContinuousClock.now - offline) after a 600 ms outage")
             #expect(ContinuousClock.now - offline >= .milliseconds(550), "back before the outage was over")
