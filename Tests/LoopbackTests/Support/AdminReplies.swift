@@ -1,5 +1,5 @@
-/// The admin API's replies (`/__understudy/…`) as the tests read them: only the fields they check, typed, so a
-/// field of the wrong type fails the decode instead of reading as nil.
+// The admin API's replies (`/__understudy/…`) as the tests read them: only the fields they check, typed, so a
+// field of the wrong type fails the decode instead of reading as nil.
 
 /// `GET /__understudy/health`.
 struct HealthReply: Decodable {

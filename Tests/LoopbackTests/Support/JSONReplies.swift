@@ -1,4 +1,4 @@
-/// Reply bodies every route shares, decoded with `JSONDecoder` rather than cast from `[String: Any]`.
+// Reply bodies every route shares, decoded with `JSONDecoder` rather than cast from `[String: Any]`.
 
 /// Any JSON document at all: decoding it succeeds exactly when the bytes are JSON.
 struct AnyJSON: Decodable {
