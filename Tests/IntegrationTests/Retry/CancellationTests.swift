@@ -2,17 +2,19 @@ import Foundation
 import Testing
 import Understudy
 import UnderstudyClient
+import UnderstudyLocking
 
 /// Cancelling the calling task ends the request at once as `.cancelled`, and nothing more reaches the server.
 @Suite(.timeLimit(.minutes(1))) struct CancellationTests {
     @Test func cancellingDuringARequest() async throws {
         try await withHarness { h in
-            try h.fault("hang", on: "/products/1")
+            let rule = try h.fault("hang", on: "/products/1")
             let task = Task {
                 await outcome { () async throws(APIError) in try await h.client.send(ProductEndpoints.product(id: 1)) }
             }
-            #expect(await eventually { h.probe.sent.count == 1 })
-            try await Task.sleep(for: .milliseconds(200))  // let the request reach the server and hang there
+            // The hang rule fired: the request reached the server and hangs there.
+            let hanging = await eventually { h.server.faults.rules.first { $0.id == rule.id }?.fired == 1 }
+            #expect(hanging, "the request never reached the server")
             task.cancel()
 
             let result = await task.value
@@ -29,15 +31,20 @@ import UnderstudyClient
     }
 
     @Test func cancellingDuringTheBackoffWait() async throws {
-        try await withHarness { h in
+        let backoffs = Locked<[Duration]>([])
+        let recording = Sleeper { duration in
+            backoffs.withLock { $0.append(duration) }
+            try await Task.sleep(for: duration)
+        }
+        try await withHarness(sleeper: recording) { h in
             try h.fault("status=503; retry-after=30", on: "/products/1")
             let start = ContinuousClock.now
             let task = Task {
                 await outcome { () async throws(APIError) in try await h.client.send(ProductEndpoints.product(id: 1)) }
             }
-            // The 503 is back, so the client is (or is about to be) asleep for thirty seconds.
-            #expect(await eventually(within: .seconds(20)) { h.probe.finished == 1 })
-            try await Task.sleep(for: .milliseconds(100))
+            // The 503 is back and the client has gone to sleep for the thirty seconds it asked for.
+            let asleep = await eventually(within: .seconds(20)) { backoffs.withLock { $0 } == [.seconds(30)] }
+            #expect(asleep, "the client never began the Retry-After wait: \(backoffs.withLock { $0 })")
             task.cancel()
 
             let result = await task.value

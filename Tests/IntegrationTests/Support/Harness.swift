@@ -44,6 +44,7 @@ struct Harness: Sendable {
     func settledRequests(to path: String, count: Int, method: String? = nil,
                          within limit: Duration = .seconds(5)) async -> [JournalEntry] {
         await eventually(within: limit) { requests(to: path, method: method).count >= count }
+        // Not a wait for a condition: a window for an attempt that must not come, which no condition can signal.
         try? await Task.sleep(for: .milliseconds(250))
         return requests(to: path, method: method)
     }

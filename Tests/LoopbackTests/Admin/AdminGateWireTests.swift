@@ -17,7 +17,7 @@ import Understudy
     }
 
     func message(_ reply: RawResponse) -> String? {
-        (try? JSONSerialization.jsonObject(with: Data(reply.body))).flatMap { ($0 as? [String: Any])?["message"] as? String }
+        (try? JSONDecoder().decode(MessageReply.self, from: Data(reply.body)))?.message
     }
 
     func expectNoCORS(_ reply: RawResponse, sourceLocation: SourceLocation = #_sourceLocation) {
@@ -29,9 +29,13 @@ import Understudy
 
     /// The server's state as the admin API shows it: offline, the rules, the seed.
     func state(_ client: HTTPTestClient) async throws -> String {
-        let health = try await client.send("/__understudy/health").object
+        struct Health: Decodable {
+            let offline: Bool
+            let seed: UInt64
+        }
+        let health = try await client.send("/__understudy/health").decode(Health.self)
         let rules = try await client.send("/__understudy/faults").text
-        return "offline=\(health["offline"] ?? "?") seed=\(health["seed"] ?? "?") rules=\(rules)"
+        return "offline=\(health.offline) seed=\(health.seed) rules=\(rules)"
     }
 
     /// The hostile form post of the issue: urlencoded JSON from another site, which a browser sends without a
@@ -108,7 +112,7 @@ import Understudy
                 #expect(own.status == 200, "\(host)")
                 expectNoCORS(own)
             }
-            #expect(try await client.send("/__understudy/faults").object["rules"] as? [Any] != nil)
+            #expect(try await client.send("/__understudy/faults").decode(RuleListReply.self).rules.isEmpty)
             #expect(try exchange(server.port, "GET", "/__understudy/health", []).status == 200)
         }
     }

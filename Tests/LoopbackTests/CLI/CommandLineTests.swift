@@ -131,7 +131,9 @@ import Testing
         let slower = try rawRequest(impatientURL, "GET /products HTTP/1.1\r\nHost: x\r\nX-Understudy-Fault: chunks=20/20s\r\n\r\n")
         _ = slower.readHead()
         impatient.send(SIGINT)
-        try await Task.sleep(for: .milliseconds(300))
+        // Two signals sent before the first is taken would merge into one; wait until the first is taken.
+        let taken = await waitUntil(within: .seconds(30)) { impatient.errors.contains("stopping (signal again") }
+        #expect(taken, "the first SIGINT was not taken: \(impatient.errors)")
         let interrupted = Date()
         impatient.send(SIGINT)
         #expect(impatient.waitForExit() == 0)

@@ -6,28 +6,31 @@ import Understudy
 @Suite struct AdminAPITests {
     @Test func rulesCanBeAddedListedAndRemoved() async throws {
         try await withServer { _, client in
-            let created = try await client.json("POST", "/__understudy/faults", [
-                "match": ["method": "GET", "path": "/products/*", "header": ["X-Client": "ios*"], "query": ["select": "title"]],
-                "fault": "status=503", "times": 1, "session": "s"] as [String: Any])
+            let created = try await client.json("POST", "/__understudy/faults", raw: """
+                {"match": {"method": "GET", "path": "/products/*", "header": {"X-Client": "ios*"}, "query": {"select": "title"}},
+                 "fault": "status=503", "times": 1, "session": "s"}
+                """)
             #expect(created.status == 201)
-            let id = try #require(created.object["id"] as? String)
-            #expect(created.object["remaining"] as? Int == 1)
+            let rule = try created.decode(RuleReply.self)
+            #expect(rule.fault == "status=503")
+            #expect(rule.remaining == 1)
+            let id = rule.id
 
             let headers = ["X-Client": "ios-17", "X-Understudy-Session": "s"]
             #expect(try await client.send("/products/1?select=id", headers: headers).status == 200)
             #expect(try await client.send("/products/1?select=title", headers: headers).status == 503)
             #expect(try await client.send("/products/1?select=title", headers: headers).status == 200)
 
-            let listed = try await client.send("/__understudy/faults")
-            let rules = listed.object["rules"] as? [[String: Any]] ?? []
-            #expect(rules.first?["remaining"] as? Int == 0)
-            #expect(rules.first?["fired"] as? Int == 1)
+            let rules = try await client.send("/__understudy/faults").decode(RuleListReply.self).rules
+            #expect(rules.map(\.id) == [id])
+            #expect(rules.first?.remaining == 0)
+            #expect(rules.first?.fired == 1)
 
             #expect(try await client.send("DELETE", "/__understudy/faults/\(id)").status == 200)
             #expect(try await client.send("DELETE", "/__understudy/faults/\(id)").status == 404)
             _ = try await client.json("POST", "/__understudy/faults", ["fault": "status=500"])
             let cleared = try await client.send("DELETE", "/__understudy/faults")
-            #expect(cleared.object["deleted"] as? Int == 1)
+            #expect(try cleared.decode(DeletedReply.self).deleted == 1)
         }
     }
 
@@ -55,40 +58,39 @@ import Understudy
             _ = try await client.send("/products/1", headers: ["X-Understudy-Session": "j", "Authorization": "Bearer abc"])
             _ = try await client.send("/products/2", headers: ["X-Understudy-Session": "j"])
             _ = try await client.send("/ping")
-            let session = try await client.send("/__understudy/requests?session=j")
-            let entries = session.object["requests"] as? [[String: Any]] ?? []
-            #expect(entries.map { $0["path"] as? String } == ["/products/1", "/products/2"])
-            #expect((entries.first?["headers"] as? [String: String])?["Authorization"] == "Bearer abc")
-            #expect(entries.first?["status"] as? Int == 200)
-            #expect((entries.first?["bytesWritten"] as? Int ?? 0) > 1_000)
-            let limited = try await client.send("/__understudy/requests?path=/products/2&method=get&limit=1")
-            #expect(limited.object["total"] as? Int == 1)
+            let entries = try await client.send("/__understudy/requests?session=j").decode(JournalReply.self).requests
+            #expect(entries.map(\.path) == ["/products/1", "/products/2"])
+            #expect(entries.first?.headers["Authorization"] == "Bearer abc")
+            #expect(entries.first?.status == 200)
+            #expect(entries.first?.bytesWritten ?? 0 > 1_000)
+            let limited = try await client.send("/__understudy/requests?path=/products/2&method=get&limit=1").decode(JournalReply.self)
+            #expect(limited.total == 1)
             // `total` is how many matched, before `limit` kept the newest.
-            let newest = try await client.send("/__understudy/requests?session=j&limit=1")
-            #expect((newest.object["requests"] as? [[String: Any]])?.map { $0["path"] as? String } == ["/products/2"])
-            #expect(newest.object["total"] as? Int == 2)
+            let newest = try await client.send("/__understudy/requests?session=j&limit=1").decode(JournalReply.self)
+            #expect(newest.requests.map(\.path) == ["/products/2"])
+            #expect(newest.total == 2)
             let cleared = try await client.send("DELETE", "/__understudy/requests?session=j")
-            #expect(cleared.object["deleted"] as? Int == 2)
-            let rest = try await client.send("/__understudy/requests")
-            #expect(rest.object["total"] as? Int == 1)
+            #expect(try cleared.decode(DeletedReply.self).deleted == 2)
+            let rest = try await client.send("/__understudy/requests").decode(JournalReply.self)
+            #expect(rest.total == 1)
         }
     }
 
     @Test func sessionsSeedResetAndOffline() async throws {
         try await withServer { server, client in
-            let session = try await client.json("POST", "/__understudy/sessions", ["id": "alpha", "seed": 7] as [String: Any])
+            let session = try await client.json("POST", "/__understudy/sessions", raw: #"{"id": "alpha", "seed": 7}"#)
             #expect(session.status == 201)
-            #expect(session.object["seed"] as? Int == 7)
-            let sessions = try await client.send("/__understudy/sessions")
-            #expect((sessions.object["sessions"] as? [[String: Any]])?.contains { $0["id"] as? String == "alpha" } == true)
+            #expect(try session.decode(SessionReply.self).seed == 7)
+            let sessions = try await client.send("/__understudy/sessions").decode(SessionListReply.self).sessions
+            #expect(sessions.first { $0.id == "alpha" }?.seed == 7)
 
-            #expect(try await client.json("PUT", "/__understudy/seed", ["seed": 1234]).object["seed"] as? Int == 1234)
+            #expect(try await client.json("PUT", "/__understudy/seed", ["seed": 1234]).decode(SeedReply.self).seed == 1234)
             #expect(server.faults.seed == 1234)
             #expect(try await client.json("PUT", "/__understudy/seed", ["seed": -1]).status == 400)
 
             _ = try await client.json("POST", "/__understudy/faults", ["fault": "status=500", "session": "alpha"])
             let ended = try await client.send("DELETE", "/__understudy/sessions/alpha")
-            #expect(ended.object["rules"] as? Int == 1)
+            #expect(try ended.decode(EndedSessionReply.self).rules == 1)
 
             _ = try await client.json("POST", "/__understudy/faults", ["fault": "status=500"])
             #expect(try await client.send("POST", "/__understudy/reset").status == 200)
@@ -96,10 +98,13 @@ import Understudy
             #expect(server.journal.count == 0)
 
             #expect(try await client.json("POST", "/__understudy/offline", ["seconds": 0]).status == 400)
-            #expect(try await client.json("POST", "/__understudy/offline", ["seconds": 0.5]).status == 200)
-            #expect(throws: (any Error).self) { try RawHTTPConnection(port: server.port) }
-            try await Task.sleep(for: .milliseconds(800))
-            #expect(try await client.send("/__understudy/health").object["offline"] as? Bool == false)
+            #expect(try await client.json("POST", "/__understudy/offline", raw: #"{"seconds": 0.5}"#).status == 200)
+            let refused = #expect(throws: POSIXError.self) { try RawHTTPConnection(port: server.port) }
+            #expect(refused?.code == .ECONNREFUSED, "\(String(describing: refused))")
+            let online = await waitUntil(within: .seconds(30)) {
+                try await client.send("/__understudy/health").decode(HealthReply.self).offline == false
+            }
+            #expect(online, "still offline 30 s after a 0.5 s outage")
         }
     }
 
@@ -111,8 +116,9 @@ import Understudy
             #expect(notAllowed.header("Allow") == "GET, POST, DELETE, HEAD")
             let anonymous = try await client.json("POST", "/__understudy/sessions", [String: String]())
             #expect(anonymous.status == 201)
-            #expect((anonymous.object["id"] as? String)?.hasPrefix("session-") == true)
-            #expect((anonymous.object["seed"] as? Int ?? -1) >= 0)
+            let made = try anonymous.decode(SessionReply.self)
+            #expect(made.id.hasPrefix("session-"))
+            #expect(made.seed >= 0)
             #expect(try await client.send("/__understudy/requests?limit=-1").status == 400)
         }
     }

@@ -43,7 +43,7 @@ import Understudy
 
             let missing = try await client.send("/products/99999", headers: ["X-Understudy-Fault": "malformed"])
             #expect(missing.status == 404)
-            #expect(missing.json != nil)
+            #expect(missing.isJSON)
             #expect(missing.header("X-Understudy-Fault-Applied") == nil)
 
             let noToken = try await client.send("/products/1", headers: ["X-Understudy-Fault": "expire-token; delay=5ms"])

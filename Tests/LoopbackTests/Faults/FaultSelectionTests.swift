@@ -64,11 +64,12 @@ import Understudy
             let broken = try await client.send("/products/1", headers: ["X-Understudy-Fault": "malformed"])
             #expect(broken.status == 200)
             #expect(broken.header("Content-Type") == "application/json; charset=utf-8")
-            #expect(broken.json == nil)
+            #expect(!broken.isJSON)
             let shape = try await client.send("/products?limit=3", headers: ["X-Understudy-Fault": "malformed=shape"])
-            let products = shape.object["products"] as? [[String: Any]] ?? []
-            #expect(products.count == 3)
-            #expect(products.allSatisfy { $0["price"] is String })
+            // Still JSON, but every price is a string where a number belongs.
+            struct MisshapenProduct: Decodable { let price: String }
+            struct MisshapenList: Decodable { let products: [MisshapenProduct] }
+            #expect(try shape.decode(MisshapenList.self).products.count == 3)
             #expect(throws: DecodingError.self) { try JSONDecoder().decode(StrictProductList.self, from: shape.body) }
         }
     }
@@ -144,15 +145,30 @@ import Understudy
         #expect(first.contains(503) && first.contains(200))
     }
 
+    /// A delay range is drawn from the seed: one seed replays the same delays, another draws different ones.
+    ///
+    /// The draws are read back as the server's time to first byte, which adds the timer's lateness: under the full
+    /// parallel suite a timer has fired over 300 ms late. So the range is wide (3 s), and one draw of six may miss.
+    /// Were the seed ignored, a draw would land within 200 ms of its replay with odds of about 2 in 15, and five of
+    /// six would with odds under 1 in 3,000; were every seed to draw alike, the second seed would match the first.
     @Test func delayRangesDrawFromTheSeed() async throws {
-        func durations(seed: UInt64) async throws -> [Double] {
+        func delays(seed: UInt64) async throws -> [Double] {
             try await withServer({ $0.seed = seed }) { server, client in
-                for _ in 0..<3 { _ = try await client.send("/ping", headers: ["X-Understudy-Fault": "delay=10ms..200ms"]) }
-                return server.journal.entries(path: "/ping").compactMap(\.firstByteMilliseconds).map { ($0 / 10).rounded() }
+                for _ in 0..<6 { _ = try await client.send("/ping", headers: ["X-Understudy-Fault": "delay=0ms..3000ms"]) }
+                return server.journal.entries(path: "/ping").compactMap(\.firstByteMilliseconds)
             }
         }
-        let first = try await durations(seed: 5)
-        #expect(first.count == 3)
-        #expect(first.allSatisfy { $0 >= 1 && $0 <= 21 })
+        async let first = delays(seed: 5)
+        async let again = delays(seed: 5)
+        async let other = delays(seed: 6)
+        let (seeded, replayed, reseeded) = try await (first, again, other)
+        #expect(seeded.count == 6 && replayed.count == 6 && reseeded.count == 6)
+        // Timers fire late, never early (but for the loop's 4 ms clock steps).
+        #expect(seeded.allSatisfy { $0 >= 0 }, "\(seeded) ms")
+        let tolerance = 200.0
+        let alike = zip(seeded, replayed).filter { abs($0 - $1) < tolerance }.count
+        #expect(alike >= 5, "seed 5 drew \(seeded) ms, then \(replayed) ms")
+        let unlike = zip(seeded, reseeded).filter { abs($0 - $1) > 2 * tolerance }.count
+        #expect(unlike >= 3, "seeds 5 and 6 drew alike: \(seeded) and \(reseeded) ms")
     }
 }

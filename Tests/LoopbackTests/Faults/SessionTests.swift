@@ -39,7 +39,7 @@ import Understudy
             return text.components(separatedBy: "\n").filter { $0.hasPrefix("data: ") }
         }
         try await withServer { server, client in
-            #expect(try await client.json("POST", "/__understudy/sessions", ["id": "seven", "seed": 7] as [String: Any]).status == 201)
+            #expect(try await client.json("POST", "/__understudy/sessions", raw: #"{"id": "seven", "seed": 7}"#).status == 201)
             server.faults.startSession("also-seven", seed: 7)
             let plain = try payloads(server, session: nil)
             let seven = try payloads(server, session: "seven")
@@ -82,7 +82,7 @@ import Understudy
             _ = try await client.send("/ping", headers: ["X-Understudy-Session": "seen"])
             let seen = try await client.send("DELETE", "/__understudy/sessions/seen")
             #expect(seen.status == 200)
-            #expect(seen.object["requests"] as? Int == 1)
+            #expect(try seen.decode(EndedSessionReply.self).requests == 1)
         }
     }
 }

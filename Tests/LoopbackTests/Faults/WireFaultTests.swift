@@ -83,12 +83,12 @@ import Understudy
                 #expect(result.bytes.isEmpty)
                 #expect(result.ending == .timedOut)
             }
-            var held = 1
-            for _ in 0..<30 where held > 0 {
-                try await Task.sleep(for: .milliseconds(100))
-                held = try await client.send("/__understudy/health").object["heldConnections"] as? Int ?? -1
+            var held = -1
+            let freed = await waitUntil(within: .seconds(30)) {
+                held = try await client.heldConnections()
+                return held == 0
             }
-            #expect(held == 0)
+            #expect(freed, "\(held) connections still held after the hung client left")
             // Journaled once the client left, with how long it was held (the client waited 1 s).
             let entry = try #require(server.journal.entries(path: "/products/1").last)
             #expect(entry.fault == "hang")
@@ -101,13 +101,19 @@ import Understudy
         let server = try UnderstudyServer.start()
         let connection = try RawHTTPConnection(port: server.port, receiveTimeoutSeconds: 3)
         connection.write("GET /ping HTTP/1.1\r\nHost: localhost\r\nX-Understudy-Fault: hang\r\n\r\n")
+        let client = HTTPTestClient(server: server)
+        #expect(await waitUntil(within: .seconds(30)) { try await client.heldConnections() == 1 }, "the hang never arrived")
+        let heldSince = ContinuousClock.now
+        // The hold the journal is to measure: the request arrived before `heldSince`, so it is held at least this long.
         try await Task.sleep(for: .milliseconds(300))
         #expect(server.journal.entries(path: "/ping").isEmpty)
+        let heldFor = ContinuousClock.now - heldSince
         server.stop()
         #expect(connection.readUntilEnd().ending == .closed)
         let entry = try #require(server.journal.entries(path: "/ping").last)
         #expect(entry.fault == "hang")
-        #expect(entry.durationMilliseconds >= 250)
+        // Less 5 ms for the loop's coarse clock (it moves in 4 ms steps).
+        #expect(entry.durationMilliseconds >= heldFor / .milliseconds(1) - 5, "held \(heldFor), journaled \(entry.durationMilliseconds) ms")
     }
 
     @Test func delayAndPacingAreTimers() async throws {
@@ -170,9 +176,12 @@ import Understudy
     @Test func offlineRefusesConnectionsThenRecovers() async throws {
         try await withServer { server, client in
             server.goOffline(for: .milliseconds(600))
-            #expect(throws: (any Error).self) { try RawHTTPConnection(port: server.port) }
-            try await Task.sleep(for: .milliseconds(1_000))
-            #expect(try await client.send("/ping").status == 200)
+            let offline = ContinuousClock.now
+            let refused = #expect(throws: POSIXError.self) { try RawHTTPConnection(port: server.port) }
+            #expect(refused?.code == .ECONNREFUSED, "\(String(describing: refused))")
+            let recovered = await waitUntil(within: .seconds(30)) { try await client.send("/ping").status == 200 }
+            #expect(recovered, "still refusing \(ContinuousClock.now - offline) after a 600 ms outage")
+            #expect(ContinuousClock.now - offline >= .milliseconds(550), "back before the outage was over")
         }
     }
 }

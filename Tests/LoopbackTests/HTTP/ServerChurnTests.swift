@@ -13,9 +13,13 @@ import Testing
     @Test func twoHundredServersStartAndStopWithoutLeakingADescriptor() throws {
         let child = try ChildProcess(executable: ServerChurnTests.churnExecutable, arguments: ["churn", "--count", "200"])
         #expect(child.waitForExit() == 0, "stderr: \(child.errors)")
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(child.output.utf8)) as? [String: Any])
-        let before = try #require(report["before"] as? [String: Int])
-        let after = try #require(report["after"] as? [String: Int])
+        /// Open descriptors by kind, before the servers and after.
+        struct ChurnReport: Decodable {
+            let before: [String: Int]
+            let after: [String: Int]
+        }
+        let report = try JSONDecoder().decode(ChurnReport.self, from: Data(child.output.utf8))
+        let (before, after) = (report.before, report.after)
         #expect(before == after, "descriptors before \(before), after \(after)")
         #expect((before["anon_inode:[eventpoll]"] ?? 0) >= 1, "the count saw no event base at all: \(before)")
     }

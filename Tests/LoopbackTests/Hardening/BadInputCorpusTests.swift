@@ -38,8 +38,7 @@ import Understudy
                 // One of evhttp's own refusals, in a build without the HeadLineWriter trait.
                 EvhttpRefusal.expect(status: status, contentType: "text/html", body: response.body, status)
             } else if let expected = testCase.messageContains {
-                let object = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]
-                let message = object?["message"] as? String ?? ""
+                let message = try JSONDecoder().decode(MessageReply.self, from: Data(response.body)).message
                 #expect(message.contains(expected), "\(testCase.name): \(message)")
             }
             #expect(try await client.send("/health").status == 200)
@@ -100,6 +99,7 @@ import Understudy
             let whole = try await client.send("/products?limit=0")
             let connection = try RawHTTPConnection(port: server.port, receiveTimeoutSeconds: 5, receiveBufferBytes: 4_096)
             connection.write(String(repeating: "GET /products?limit=0 HTTP/1.1\r\nHost: localhost\r\n\r\n", count: 20))
+            // Not reading for three idle timeouts is the thing under test; a read before then would drain the replies.
             try await Task.sleep(for: .milliseconds(3_000))
             let (bytes, ending) = connection.readUntilEnd()
             #expect(ending != .timedOut, "the server still held the connection")

@@ -19,6 +19,7 @@ import Understudy
                 for id in 1...4 {
                     #expect(try await client.send("/products/\(id)?select=id").status == 200)
                 }
+                // The trickle's pace, which is the thing under test: a byte every 150 ms or so, for about a second.
                 try await Task.sleep(for: .milliseconds(150))
             }
             // Past the 1 s limit (and a sweep), every trickling connection has been ended by the server.
@@ -59,6 +60,7 @@ import Understudy
             connection.write("GET /ping HTTP/1.1\r\nHost: local")
             for _ in 0..<12 {
                 connection.write("h")
+                // The trickle's pace, the thing under test (1.8 s in all, past the 1 s request-read limit).
                 try await Task.sleep(for: .milliseconds(150))
             }
             let (bytes, ending) = connection.readUntilEnd()
@@ -73,19 +75,10 @@ import Understudy
             let connection = try RawHTTPConnection(port: server.port)
             connection.write("GET /ping HTTP/1.1\r\nHost: local\r\n\r\n")
             #expect(connection.readResponse()?.status == 200)
+            // Idle past the 1 s request-read limit: the idleness is the thing under test.
             try await Task.sleep(for: .milliseconds(1_600))
             connection.write("GET /ping HTTP/1.1\r\nHost: local\r\n\r\n")
             #expect(connection.readResponse()?.status == 200)
         }
     }
-}
-
-/// Polls `condition` every 20 ms until it holds or `limit` passes.
-func waitUntil(within limit: Duration, _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + limit
-    while !condition() {
-        guard ContinuousClock.now < deadline else { return false }
-        try? await Task.sleep(for: .milliseconds(20))
-    }
-    return true
 }

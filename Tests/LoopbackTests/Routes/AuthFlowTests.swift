@@ -6,24 +6,25 @@ import Understudy
 @Suite struct AuthFlowTests {
     @Test func loginMeRefreshLogout() async throws {
         try await withServer { _, client in
-            let login = try await client.json("POST", "/auth/login", ["username": "emilys", "password": "emilyspass", "expiresInMins": 30])
+            let login = try await client.json("POST", "/auth/login", raw: #"{"username": "emilys", "password": "emilyspass", "expiresInMins": 30}"#)
             #expect(login.status == 200)
-            let access = try #require(login.object["accessToken"] as? String)
-            let refresh = try #require(login.object["refreshToken"] as? String)
+            let tokens = try login.decode(TokenPairReply.self)
+            let (access, refresh) = (tokens.accessToken, tokens.refreshToken)
             #expect(login.header("Set-Cookie")?.contains("Max-Age=1800") == true)
 
             let me = try await client.send("/auth/me", headers: ["Authorization": "Bearer \(access)"])
             #expect(me.status == 200)
-            #expect(me.object["username"] as? String == "emilys")
-            #expect(me.object["address"] is [String: Any])
+            let user = try me.decode(UserReply.self)
+            #expect(user.username == "emilys")
+            #expect(!user.address.city.isEmpty)
 
-            let renewed = try await client.json("POST", "/auth/refresh", ["refreshToken": refresh, "expiresInMins": 10])
+            let renewed = try await client.json("POST", "/auth/refresh", raw: #"{"refreshToken": "\#(refresh)", "expiresInMins": 10}"#)
             #expect(renewed.status == 200)
-            let newAccess = try #require(renewed.object["accessToken"] as? String)
+            let newAccess = try renewed.decode(TokenPairReply.self).accessToken
             #expect(try await client.send("/auth/me", headers: ["Authorization": "Bearer \(newAccess)"]).status == 200)
 
             let guarded = try await client.send("/auth/products/1", headers: ["Authorization": "Bearer \(access)"])
-            #expect(guarded.object["id"] as? Int == 1)
+            #expect(try guarded.decode(ProductReply.self).id == 1)
             let logout = try await client.send("POST", "/auth/logout", headers: ["Authorization": "Bearer \(access)"])
             #expect(logout.message == "Logged out successfully")
         }

@@ -37,8 +37,7 @@ import Understudy
             #expect(bytes.dataLines.allSatisfy { $0.contains("—") })
             #expect(bytes.body.utf8.contains(0xE2))
             for data in bytes.dataLines {
-                let object = try #require(try JSONSerialization.jsonObject(with: Data(data.utf8)) as? [String: Any])
-                #expect((object["note"] as? String)?.isEmpty == false)
+                #expect(try !JSONDecoder().decode(ProductUpdateEvent.self, from: Data(data.utf8)).note.isEmpty)
             }
         }
     }

@@ -65,8 +65,8 @@ import Understudy
             #expect(stream.ids == [1, 2, 3])
             #expect(stream.body.components(separatedBy: "event: product-update\n").count == 4)
             for data in stream.dataLines {
-                let object = try #require(try JSONSerialization.jsonObject(with: Data(data.utf8)) as? [String: Any])
-                #expect(Set(object.keys) == ["id", "price", "stock", "updatedAt", "note"])
+                #expect(try JSONDecoder().decode(JSONKeys.self, from: Data(data.utf8)).keys == ["id", "price", "stock", "updatedAt", "note"])
+                _ = try JSONDecoder().decode(ProductUpdateEvent.self, from: Data(data.utf8))
             }
             #expect(stream.endedCleanly)
         }
@@ -126,7 +126,7 @@ import Understudy
         try await withServer { server, _ in
             let malformed = try open(server, "interval=10&count=3&heartbeat=0", headers: ["X-Understudy-Fault": "malformed-event=2"])
             #expect(malformed.dataLines.count == 3)
-            #expect((try? JSONSerialization.jsonObject(with: Data(malformed.dataLines[1].utf8))) == nil)
+            #expect((try? JSONDecoder().decode(AnyJSON.self, from: Data(malformed.dataLines[1].utf8))) == nil)
 
             let crlf = try open(server, "interval=10&count=1&heartbeat=0", headers: ["X-Understudy-Fault": "newline=crlf"])
             #expect(crlf.body.hasPrefix("retry: 3000\r\n\r\nid: 1\r\n"))
@@ -179,7 +179,7 @@ import Understudy
             let reply = try await client.send("/products/stream?interval=10")
             #expect(reply.status == 404)
             #expect(reply.message == "No products to stream: the catalogue is empty")
-            #expect(try await client.send("/products").object["total"] as? Int == 0)
+            #expect(try await client.send("/products").decode(ProductPageReply<ProductReply>.self).total == 0)
         }
     }
 
@@ -191,18 +191,18 @@ import Understudy
                 connection.write("GET /products/stream?interval=50 HTTP/1.1\r\nHost: localhost\r\n\r\n")
                 connections.append(connection)
             }
-            var held = 0
-            for _ in 0..<50 where held < 500 {
-                try await Task.sleep(for: .milliseconds(50))
-                held = try await client.send("/__understudy/health").object["heldConnections"] as? Int ?? 0
+            var held = -1
+            let allHeld = await waitUntil(within: .seconds(30)) {
+                held = try await client.heldConnections()
+                return held == 500
             }
-            #expect(held == 500)
+            #expect(allHeld, "\(held) of 500 streams held")
             connections.removeAll()
-            for _ in 0..<50 where held > 0 {
-                try await Task.sleep(for: .milliseconds(50))
-                held = try await client.send("/__understudy/health").object["heldConnections"] as? Int ?? -1
+            let allFreed = await waitUntil(within: .seconds(30)) {
+                held = try await client.heldConnections()
+                return held == 0
             }
-            #expect(held == 0)
+            #expect(allFreed, "\(held) streams still held after their clients left")
         }
     }
 }

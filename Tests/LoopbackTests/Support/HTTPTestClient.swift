@@ -10,10 +10,10 @@ struct HTTPTestClient: Sendable {
     let baseURL: URL
     let session: URLSession
 
-    init(server: UnderstudyServer, timeoutSeconds: TimeInterval = 10) {
+    init(server: UnderstudyServer, timeoutSeconds: Int = 10) {
         baseURL = server.baseURL
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeoutSeconds
+        configuration.timeoutIntervalForRequest = TimeInterval(timeoutSeconds)
         configuration.requestCachePolicy = .reloadIgnoringLocalAndRemoteCacheData
         configuration.urlCache = nil
         configuration.httpShouldSetCookies = false
@@ -26,10 +26,18 @@ struct HTTPTestClient: Sendable {
         let headers: [String: String]
         let body: Data
 
-        var json: Any? { try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) }
-        var object: [String: Any] { json as? [String: Any] ?? [:] }
-        var message: String? { object["message"] as? String }
         var text: String { String(decoding: body, as: UTF8.self) }
+
+        /// The body decoded as `T` with `JSONDecoder`.
+        func decode<T: Decodable>(_ type: T.Type) throws -> T {
+            try JSONDecoder().decode(T.self, from: body)
+        }
+
+        /// The `message` of a JSON body that has a string one (every error reply does).
+        var message: String? { (try? decode(MessageReply.self))?.message }
+
+        /// Whether the body is JSON at all.
+        var isJSON: Bool { (try? decode(AnyJSON.self)) != nil }
 
         func header(_ name: String) -> String? {
             headers.first(where: { $0.key.lowercased() == name.lowercased() })?.value
@@ -55,17 +63,23 @@ struct HTTPTestClient: Sendable {
         return Reply(status: http.statusCode, headers: fields, body: data)
     }
 
-    func json(_ method: String, _ target: String, _ object: Any, headers: [String: String] = [:]) async throws -> Reply {
+    /// Sends `value` encoded with `JSONEncoder` as an `application/json` body.
+    func json(_ method: String, _ target: String, _ value: some Encodable, headers: [String: String] = [:]) async throws -> Reply {
+        try await json(method, target, raw: String(decoding: try JSONEncoder().encode(value), as: UTF8.self), headers: headers)
+    }
+
+    /// Sends `text`, as written, as an `application/json` body: for bodies that mix types, which read most
+    /// plainly as the JSON they are.
+    func json(_ method: String, _ target: String, raw text: String, headers: [String: String] = [:]) async throws -> Reply {
         var headers = headers
         headers["Content-Type"] = "application/json"
-        return try await send(method, target, headers: headers, body: try JSONSerialization.data(withJSONObject: object))
+        return try await send(method, target, headers: headers, body: Data(text.utf8))
     }
 
     /// Logs in as `username` and returns the access token.
     func accessToken(for username: String = "emilys") async throws -> String {
         let reply = try await json("POST", "/auth/login", ["username": username, "password": username + "pass"])
-        guard let token = reply.object["accessToken"] as? String else { throw URLError(.userAuthenticationRequired) }
-        return token
+        return try reply.decode(TokenPairReply.self).accessToken
     }
 }
 

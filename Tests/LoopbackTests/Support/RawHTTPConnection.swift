@@ -15,7 +15,7 @@ final class RawHTTPConnection {
         #else
         let socket = Darwin.socket(AF_INET, SOCK_STREAM, 0)
         #endif
-        guard socket >= 0 else { throw POSIXError(.EMFILE) }
+        guard socket >= 0 else { throw RawHTTPConnection.error(errno) }
         var timeout = timeval(tv_sec: receiveTimeoutSeconds, tv_usec: 0)
         setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         if var size = receiveBufferBytes.map(Int32.init) {
@@ -33,9 +33,15 @@ final class RawHTTPConnection {
         guard connected == 0 else {
             let code = errno
             close(socket)
-            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .ECONNREFUSED)
+            throw RawHTTPConnection.error(code)
         }
         self.socket = socket
+    }
+
+    /// The errno as a `POSIXError`, so a test can tell ECONNREFUSED from any other failure. An errno Foundation has
+    /// no case for becomes EIO, never a guess at what the test looks for.
+    private static func error(_ code: Int32) -> POSIXError {
+        POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
     }
 
     deinit {

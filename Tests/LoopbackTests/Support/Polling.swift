@@ -1,0 +1,19 @@
+import Foundation
+
+/// Polls `condition` every 20 ms until it holds or `limit` passes; returns whether it held.
+///
+/// A condition that throws has not held yet (a connection refused while a server is offline, say): the poll goes
+/// on, and the caller's `#expect` on the result says what never happened.
+///
+/// Give it a generous limit; it returns as soon as the condition holds, so a long one costs nothing when the test
+/// passes. On a two-core machine the suite's raw-socket tests block the cooperative pool's threads in `recv` for
+/// seconds at a time, and a poll that could not run meanwhile is no failure of the server (10 s limits failed so).
+@discardableResult
+func waitUntil(within limit: Duration, _ condition: () async throws -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + limit
+    while (try? await condition()) != true {
+        guard ContinuousClock.now < deadline else { return false }
+        try? await Task.sleep(for: .milliseconds(20))
+    }
+    return true
+}
