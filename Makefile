@@ -44,7 +44,7 @@ contract: deps
 # A hostile page in headless Chromium (Debian's chromium and chromium-driver, installed when missing) tries to steer a
 # live understudy and must fail; a page on the server's own origin must succeed (Tests/Browser/hostile_page.py).
 browser: deps
-	$(SWIFT) build --product understudy
+	$(SWIFT) build --product understudy $(TRAITS)
 	scripts/install-deps.sh browser
 	scripts/browser.sh
 
