@@ -19,7 +19,8 @@ final class ReplyCache {
     func reply(for request: IncomingRequest, rulesInstalled: Bool,
                faultReply: (String) -> CannedReply?) -> (reply: CannedReply, delayMilliseconds: Int)? {
         guard request.method == "GET", request.body.isEmpty, !request.hasOriginOrCondition else { return nil }
-        if let session = request.sessionHeader, session.utf8.count > FaultBook.maximumSessionIDLength { return nil }
+        // A session id the pipeline would refuse gets its 400 there.
+        if let session = request.session, FaultController.problem(withSessionID: session) != nil { return nil }
         // An empty fault header asks for nothing.
         if let fault = request.faultHeader, !fault.isEmpty {
             if let known = faultReplies[fault] { return (known, 0) }
