@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUN_SECONDS=${RUN_SECONDS:-8}
-UNDERSTUDY=.build/release/understudy
+UNDERSTUDY=${UNDERSTUDY:-.build/release/understudy}
 BASELINE=.build/bench/evhttp-baseline
 command -v valgrind >/dev/null || { apt-get update -qq && apt-get install -y -qq valgrind >/dev/null; }
 work=$(mktemp -d)

@@ -66,13 +66,16 @@ public final class Journal: Sendable {
         ids.wrappingAdd(1, ordering: .relaxed).oldValue
     }
 
-    func record(_ entry: JournalEntry) {
-        let kept = entry.rawHeaders.longestValue > Journal.maximumHeaderValueBytes
-            ? entry.cuttingHeaderValues(to: Journal.maximumHeaderValueBytes) : entry
-        let size = Journal.size(of: kept)
+    /// Adds `entry`; it is moved into the store, not copied (an entry holds a dozen references).
+    func record(_ entry: consuming JournalEntry) {
+        if entry.rawHeaders.longestValue > Journal.maximumHeaderValueBytes {
+            entry = entry.cuttingHeaderValues(to: Journal.maximumHeaderValueBytes)
+        }
+        let size = Journal.size(of: entry)
+        var pending: JournalEntry? = consume entry
         // The entries pushed out are released after the lock, not while the loop thread holds it.
         let dropped = store.withLock { state -> JournalEntry? in
-            state.entries.append(kept)
+            state.entries.append(pending.take())
             state.sizes.append(size)
             state.bytes += size
             var oldest: JournalEntry?

@@ -3,28 +3,23 @@ import Foundation
 /// A weak `ETag` on every 200 with a body, and `304 Not Modified` for a GET or HEAD whose `If-None-Match` holds
 /// it, as Express does for DummyJSON.
 struct ConditionalGETMiddleware: ReplyMiddleware {
-    func prepare(_ plan: inout ReplyPlan) {
-        guard plan.canned == nil else { return }
-        var response = plan.response
+    func prepare(_ plan: ReplyPlan) {
+        guard plan.canned == nil, plan.response.status == 200 else { return }
         // The catalogue's tags are computed once, the rest here. A faulted reply is not the resource, so it is
         // never tagged (nor answered with 304).
-        if response.etag == nil, response.status == 200, response.headers[FaultHeaders.applied] == nil,
-           case .bytes(let bytes) = response.body, !bytes.isEmpty {
-            response.etag = HTTPResponse.weakETag(for: bytes)
+        if plan.response.etag == nil, plan.response.headers[FaultHeaders.applied] == nil,
+           case .bytes(let bytes) = plan.response.body, !bytes.isEmpty {
+            plan.response.etag = HTTPResponse.weakETag(for: bytes)
         }
-        guard let etag = response.etag, response.status == 200 else {
-            plan.response = response
-            return
-        }
-        response.headers.add("ETag", etag)
+        guard let etag = plan.response.etag else { return }
+        plan.response.headers.add("ETag", etag)
         let method = plan.request.method
         if method == "GET" || method == "HEAD", plan.request.hasOriginOrCondition,
            let condition = plan.request.headers["If-None-Match"], ConditionalGETMiddleware.matches(condition, etag: etag) {
-            response.status = 304
-            response.body = .empty
-            response.headers.remove("Content-Type")
+            plan.response.status = 304
+            plan.response.body = .empty
+            plan.response.headers.remove("Content-Type")
         }
-        plan.response = response
     }
 
     /// `If-None-Match` compares weakly: a list of tags, or `*`.

@@ -1,7 +1,7 @@
 /// `X-Understudy-Fault-Applied`: which directives of the request's fault took effect, so a client (and a person
 /// reading its log) can tell an injected failure from a real one.
 struct FaultAppliedMiddleware: ReplyMiddleware {
-    func prepare(_ plan: inout ReplyPlan) {
+    func prepare(_ plan: ReplyPlan) {
         // A canned reply carries it in its prebuilt head.
         guard plan.canned == nil, let applied = plan.applied else { return }
         plan.response.headers.add(FaultHeaders.applied, applied)

@@ -1,14 +1,10 @@
 /// DummyJSON's `X-RateLimit-*` headers on every reply, counted in one window per server (`RateLimitWindow`).
 struct RateLimitHeadersMiddleware: ReplyMiddleware {
     private var window = RateLimitWindow()
-    let clock: @Sendable () -> Double
 
-    init(clock: @escaping @Sendable () -> Double) {
-        self.clock = clock
-    }
-
-    mutating func prepare(_ plan: inout ReplyPlan) {
-        let counted = window.record(now: clock())
+    mutating func prepare(_ plan: ReplyPlan) {
+        // Counted at the request's arrival.
+        let counted = window.record(now: plan.request.arrivedAt)
         // A canned reply writes the counters into its prebuilt head.
         guard plan.canned == nil else {
             plan.rateLimit = counted

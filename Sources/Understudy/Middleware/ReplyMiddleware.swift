@@ -1,16 +1,16 @@
 /// A concern every reply passes through: in order, before anything is written, and once the server is done.
 ///
-/// The pipeline keeps an ordered list of these (`Pipeline.standardMiddleware`); adding a concern is adding one
-/// type to that list. Each runs on the event loop and must not block.
+/// The pipeline keeps them in order in a `MiddlewareChain`; adding a concern is one type and one line there. Each
+/// runs on the event loop and must not block.
 protocol ReplyMiddleware {
     /// Adjusts the plan before anything is written: headers, status, body.
-    mutating func prepare(_ plan: inout ReplyPlan)
+    mutating func prepare(_ plan: ReplyPlan)
     /// Learns how the reply went, once the server is done with it (sent, closed, or abandoned by the client).
     func completed(_ plan: ReplyPlan, _ outcome: ReplyOutcome)
 }
 
 extension ReplyMiddleware {
-    mutating func prepare(_ plan: inout ReplyPlan) {}
+    mutating func prepare(_ plan: ReplyPlan) {}
     func completed(_ plan: ReplyPlan, _ outcome: ReplyOutcome) {}
 }
 

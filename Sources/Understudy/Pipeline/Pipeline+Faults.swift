@@ -6,7 +6,7 @@ extension Pipeline {
     /// delivery and the delay.
     func faultedPlan(for incoming: HTTPRequest, _ request: IncomingRequest) -> ReplyPlan {
         let session = request.session
-        var plan = ReplyPlan(request: request, response: HTTPResponse(status: 200), session: session)
+        let plan = ReplyPlan(request: request, response: HTTPResponse(status: 200), session: session)
         if let session, let problem = FaultController.problem(withSessionID: session) {
             plan.session = nil  // not kept in the journal either
             plan.response = APIError(400, "Invalid '\(FaultHeaders.session)' - \(problem)").response
@@ -25,11 +25,10 @@ extension Pipeline {
             $0.decide(for: incoming, session: session, isStream: isStream, requested: requested, nowMilliseconds: now)
         }
         guard let decision = outcome.decision else {
-            route(incoming, into: &plan, payloadSeed: outcome.payloadSeed)
+            route(incoming, into: plan, fault: nil, payloadSeed: outcome.payloadSeed)
             return plan
         }
         let spec = decision.spec
-        plan.fault = spec
         plan.ruleID = decision.source.ruleID
         plan.delayMilliseconds = decision.delayMilliseconds
         // Directives that cannot act on this reply are left out of what it reports as applied.
@@ -57,7 +56,7 @@ extension Pipeline {
             Cookies.clearTokens(in: &plan.response.headers)
         } else {
             if spec.expireToken { skipped.insert("expire-token") }
-            route(incoming, into: &plan, payloadSeed: outcome.payloadSeed)
+            route(incoming, into: plan, fault: spec, payloadSeed: outcome.payloadSeed)
         }
         if plan.response.headers["X-RateLimit-Limit"] == nil {
             for (name, value) in bucketHeaders { plan.response.headers.add(name, value) }
@@ -107,8 +106,8 @@ extension Pipeline {
         }
     }
 
-    private func route(_ incoming: HTTPRequest, into plan: inout ReplyPlan, payloadSeed: UInt64) {
-        if let stream = router.streamPlan(for: incoming, fault: plan.fault, seed: payloadSeed) {
+    private func route(_ incoming: HTTPRequest, into plan: ReplyPlan, fault: FaultSpec?, payloadSeed: UInt64) {
+        if let stream = router.streamPlan(for: incoming, fault: fault, seed: payloadSeed) {
             switch stream {
             case .success(let streamPlan) where streamPlan.isComplete:
                 // Nothing is left to send: 204 is what tells an EventSource to stop reconnecting.

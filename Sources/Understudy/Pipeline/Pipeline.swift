@@ -12,7 +12,8 @@ final class Pipeline {
     let remoteControl: RemoteControlPolicy
     let clock: @Sendable () -> Double
     private let cache: ReplyCache
-    private var middleware: [any ReplyMiddleware]
+    /// The concerns every reply passes through, in order.
+    private(set) var middleware: MiddlewareChain
     /// Fault specs sent per request, parsed once (see `parsedSpec`).
     private var specCache: [String: FaultSpec] = [:]
     /// What the admin API reads and changes of the transport (offline, held replies); set once it exists.
@@ -28,21 +29,7 @@ final class Pipeline {
         remoteControl = RemoteControlPolicy(host: configuration.host, token: configuration.adminToken)
         clock = configuration.clock
         cache = ReplyCache(routes: router.cache)
-        middleware = Pipeline.standardMiddleware(configuration, journal: journal)
-    }
-
-    /// The concerns every reply passes through, in order. Headers are added in this order, after the route's own.
-    static func standardMiddleware(_ configuration: UnderstudyServer.Configuration,
-                                   journal: Journal) -> [any ReplyMiddleware] {
-        var list: [any ReplyMiddleware] = [
-            FaultAppliedMiddleware(),
-            RateLimitHeadersMiddleware(clock: configuration.clock),
-            CORSMiddleware(),
-            ConditionalGETMiddleware(),
-            JournalMiddleware(journal: journal),
-        ]
-        if let log = configuration.requestLog { list.append(RequestLogMiddleware(log: log)) }
-        return list
+        middleware = MiddlewareChain(journal: journal, requestLog: configuration.requestLog)
     }
 
     /// Connects the transport under the pipeline, once it is bound to `port`.
@@ -57,37 +44,33 @@ final class Pipeline {
         // reply, which HTTP clients retry on a fresh connection (libcurl does so itself). Otherwise a client whose
         // connection cache outlives this server could be answered by it after another server took the port.
         if stopping {
-            var plan = ReplyPlan(request: request, response: HTTPResponse(status: 503))
+            let plan = ReplyPlan(request: request, response: HTTPResponse(status: 503))
             plan.delivery = .empty
             return plan
         }
-        if request.path.hasPrefix(AdminRoutes.prefix) {
-            return prepared(adminPlan(for: request))
-        }
-        if let cached = cache.reply(for: request, rulesInstalled: faults.hasRules, faultReply: cannedFault) {
-            var plan = ReplyPlan(request: request, response: HTTPResponse(status: cached.reply.status),
-                                 session: request.session)
+        let plan: ReplyPlan
+        if request.isAdmin {
+            plan = adminPlan(for: request)
+        } else if let cached = cache.reply(for: request, rulesInstalled: faults.hasRules, faultReply: cannedFault) {
+            plan = ReplyPlan(request: request, response: HTTPResponse(status: cached.reply.status), session: request.session)
             plan.canned = cached.reply
             plan.applied = cached.reply.fault
             plan.delayMilliseconds = cached.delayMilliseconds
-            return prepared(plan)
+        } else {
+            let incoming = request.decoded
+            if Pipeline.asksForFault(incoming), let refusal = remoteControl.refusal(for: incoming, admin: false) {
+                plan = ReplyPlan(request: request, response: refusal.response)
+            } else {
+                plan = faultedPlan(for: incoming, request)
+            }
         }
-        let incoming = request.decoded
-        if Pipeline.asksForFault(incoming), let refusal = remoteControl.refusal(for: incoming, admin: false) {
-            return prepared(ReplyPlan(request: request, response: refusal.response))
-        }
-        return prepared(faultedPlan(for: incoming, request))
+        middleware.prepare(plan)
+        return plan
     }
 
     /// Tells every middleware how a reply went, once the transport is done with it.
     func completed(_ plan: ReplyPlan, _ outcome: ReplyOutcome) {
-        for concern in middleware { concern.completed(plan, outcome) }
-    }
-
-    private func prepared(_ plan: ReplyPlan) -> ReplyPlan {
-        var plan = plan
-        for index in middleware.indices { middleware[index].prepare(&plan) }
-        return plan
+        middleware.completed(plan, outcome)
     }
 
     private func adminPlan(for request: IncomingRequest) -> ReplyPlan {
@@ -102,7 +85,7 @@ final class Pipeline {
         } else {
             response = APIError(503, "The admin API is not ready yet").response
         }
-        var plan = ReplyPlan(request: request, response: response)
+        let plan = ReplyPlan(request: request, response: response)
         plan.isAdmin = true
         return plan
     }

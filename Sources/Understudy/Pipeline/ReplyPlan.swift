@@ -1,6 +1,10 @@
 /// Everything decided about one request before anything is written: the reply, how it goes on the wire, when,
 /// and what the journal will say about it. The pipeline makes it; the transport carries it out.
-struct ReplyPlan {
+///
+/// A class, made once per request and then only mutated in place: the middleware, the writer and a held reply
+/// share it. As a struct it was copied and destroyed several times a request, a dozen references each time.
+/// Used on its loop thread only.
+final class ReplyPlan {
     /// How the reply reaches the socket.
     enum Delivery: Equatable {
         case whole
@@ -13,8 +17,8 @@ struct ReplyPlan {
         case hang
         /// Random bytes instead of a reply, then a close.
         case garbage([UInt8])
-        /// A server-sent event stream.
-        case stream(StreamPlan)
+        /// A server-sent event stream (boxed: a plan is moved on every request, a stream plan is large and rare).
+        indirect case stream(StreamPlan)
     }
 
     let request: IncomingRequest
@@ -24,7 +28,6 @@ struct ReplyPlan {
     var delivery: Delivery = .whole
     var delayMilliseconds = 0
     var session: String?
-    var fault: FaultSpec?
     /// The directives of `fault` that took effect, as `X-Understudy-Fault-Applied` reports them (nil: none did).
     var applied: String?
     var ruleID: String?

@@ -89,7 +89,7 @@ final class HTTPTransport: @unchecked Sendable {
         // nor journaled as quicker, by the time it spent waiting.
         let startedAt = connections.requestArrived(request) ?? EventLoop.monotonicMilliseconds()
         let incoming = IncomingRequest(request, startedAt: startedAt, arrivedAt: configuration.clock())
-        var plan = pipeline.plan(for: incoming, stopping: isShuttingDown)
+        let plan = pipeline.plan(for: incoming, stopping: isShuttingDown)
         if HTTPTransport.leavesBodyUnread(incoming) { discardUnreadBody(of: request, closing: &plan.response) }
         writer.carryOut(plan, on: request)
     }

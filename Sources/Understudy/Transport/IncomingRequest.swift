@@ -3,9 +3,10 @@ import Foundation
 
 /// A request as the transport read it from evhttp, once: what the pipeline decides on and what the journal keeps.
 ///
-/// The fields the fast path needs (the fault and session headers, whether `Origin` or `If-None-Match` came) are
-/// found while the headers are copied, so a cached reply is chosen without decoding anything else.
-struct IncomingRequest: Sendable {
+/// The fields the fast path needs (the fault and session headers, whether `Origin` or `If-None-Match` came, whether
+/// it is for the admin API) are found while the request is read, so a cached reply is chosen without decoding
+/// anything else. Immutable, and a class so that the plan, the writer and the journal share one copy.
+final class IncomingRequest: Sendable {
     /// The method in upper case, e.g. `GET`.
     let method: String
     /// The request target as sent, e.g. `/products?limit=5`.
@@ -18,13 +19,21 @@ struct IncomingRequest: Sendable {
     let sessionHeader: String?
     /// Whether an `Origin` or an `If-None-Match` came: either changes the reply's headers or status.
     let hasOriginOrCondition: Bool
+    /// Whether the target is under `/__understudy` (the admin API and the control room).
+    let isAdmin: Bool
+    /// The path part of the target, still percent-encoded.
+    let path: Substring
+    /// The raw query (after `?`), empty when there is none.
+    let rawQuery: Substring
     /// Monotonic milliseconds when its first byte arrived (or the loop took it).
     let startedAt: Double
     /// Wall-clock seconds when it arrived.
     let arrivedAt: Double
 
+    /// A request from its parts; `queryMark`, when known, is the UTF-8 offset of the target's `?` (-1: none).
     init(method: String, target: String, headers: RawHeaders, body: [UInt8] = [], faultHeader: String? = nil,
-         sessionHeader: String? = nil, hasOriginOrCondition: Bool = false, startedAt: Double, arrivedAt: Double) {
+         sessionHeader: String? = nil, hasOriginOrCondition: Bool = false, startedAt: Double, arrivedAt: Double,
+         queryMark: Int? = nil) {
         self.method = method
         self.target = target
         self.headers = headers
@@ -34,11 +43,24 @@ struct IncomingRequest: Sendable {
         self.hasOriginOrCondition = hasOriginOrCondition
         self.startedAt = startedAt
         self.arrivedAt = arrivedAt
+        isAdmin = target.hasPrefix(AdminRoutes.prefix)
+        let mark = queryMark.map { $0 < 0 ? nil : target.utf8.index(target.utf8.startIndex, offsetBy: $0) }
+            ?? target.utf8.firstIndex(of: UInt8(ascii: "?"))
+        if let mark {
+            path = Substring(target.utf8[..<mark])
+            rawQuery = Substring(target.utf8[target.utf8.index(after: mark)...])
+        } else {
+            path = target[...]
+            rawQuery = ""
+        }
     }
 
     /// Reads evhttp's request: one pass over its headers, one copy of its body.
-    init(_ request: OpaquePointer, startedAt: Double, arrivedAt: Double) {
-        let target = evhttp_request_get_uri(request).map { String(cString: $0) } ?? "/"
+    convenience init(_ request: OpaquePointer, startedAt: Double, arrivedAt: Double) {
+        let uri = evhttp_request_get_uri(request)
+        let target = uri.map { String(cString: $0) } ?? "/"
+        // Found in the C string: a generic scan of the String's UTF-8 view costs more than the rest of the read.
+        let queryMark = uri.flatMap { uri in strchr(uri, Int32(UInt8(ascii: "?"))).map { UnsafePointer($0) - uri } } ?? -1
         var faultHeader: String?
         var sessionHeader: String?
         var hasOriginOrCondition = false
@@ -69,19 +91,8 @@ struct IncomingRequest: Sendable {
         }
         self.init(method: IncomingRequest.methodName(evhttp_request_get_command(request)), target: target,
                   headers: headers, body: body, faultHeader: faultHeader, sessionHeader: sessionHeader,
-                  hasOriginOrCondition: hasOriginOrCondition, startedAt: startedAt, arrivedAt: arrivedAt)
-    }
-
-    /// The path part of the target, still percent-encoded.
-    var path: Substring {
-        guard let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return target[...] }
-        return Substring(target.utf8[..<mark])
-    }
-
-    /// The raw query (after `?`), empty when there is none.
-    var rawQuery: Substring {
-        guard let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return "" }
-        return Substring(target.utf8[target.utf8.index(after: mark)...])
+                  hasOriginOrCondition: hasOriginOrCondition, startedAt: startedAt, arrivedAt: arrivedAt,
+                  queryMark: queryMark)
     }
 
     /// The session the request names: its first session header, none when that is empty.

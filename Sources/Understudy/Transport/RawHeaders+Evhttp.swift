@@ -17,23 +17,22 @@ extension RawHeaders {
             }
             field = current.pointee.next.tqe_next
         }
-        let bytes = [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
+        // Zero-filled then overwritten: the specialised allocation is cheaper than the generic uninitialised one.
+        var bytes = [UInt8](repeating: 0, count: total)
+        bytes.withUnsafeMutableBytes { buffer in
             var offset = 0
-            func append(_ text: UnsafeMutablePointer<CChar>) {
-                let length = strlen(text)
-                UnsafeMutableRawPointer(buffer.baseAddress! + offset).copyMemory(from: text, byteCount: length)
-                buffer[offset + length] = 0
-                offset += length + 1
-            }
             var field = list.pointee.tqh_first
             while let current = field {
                 if let key = current.pointee.key, let value = current.pointee.value {
-                    append(key)
-                    append(value)
+                    let keyLength = strlen(key)
+                    (buffer.baseAddress! + offset).copyMemory(from: key, byteCount: keyLength)
+                    offset += keyLength + 1
+                    let valueLength = strlen(value)
+                    (buffer.baseAddress! + offset).copyMemory(from: value, byteCount: valueLength)
+                    offset += valueLength + 1
                 }
                 field = current.pointee.next.tqe_next
             }
-            initialized = offset
         }
         self.init(bytes: bytes, count: fields, longestValue: longest)
     }

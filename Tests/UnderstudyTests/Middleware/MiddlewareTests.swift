@@ -8,41 +8,41 @@ import Testing
         let raw = RawHeaders(headers)
         let flagged = headers.contains { $0.name.caseInsensitiveEquals("Origin") || $0.name.caseInsensitiveEquals("If-None-Match") }
         let request = IncomingRequest(method: method, target: target, headers: raw, hasOriginOrCondition: flagged,
-                                      startedAt: 0, arrivedAt: 0)
+                                      startedAt: 0, arrivedAt: 1_000)
         return ReplyPlan(request: request, response: response)
     }
 
     @Test func faultAppliedReportsWhatTookEffect() {
         var faulted = plan()
         faulted.applied = "status=503"
-        FaultAppliedMiddleware().prepare(&faulted)
+        FaultAppliedMiddleware().prepare(faulted)
         #expect(faulted.response.headers[FaultHeaders.applied] == "status=503")
         var clean = plan()
-        FaultAppliedMiddleware().prepare(&clean)
+        FaultAppliedMiddleware().prepare(clean)
         #expect(clean.response.headers[FaultHeaders.applied] == nil)
     }
 
     @Test func rateLimitHeadersCountEveryReplyAndKeepAFaultsOwn() {
-        var middleware = RateLimitHeadersMiddleware(clock: { 1_000 })
+        var middleware = RateLimitHeadersMiddleware()
         var first = plan()
-        middleware.prepare(&first)
+        middleware.prepare(first)
         var second = plan()
-        middleware.prepare(&second)
+        middleware.prepare(second)
         #expect(first.response.headers["X-RateLimit-Limit"] == "100")
         #expect(first.response.headers["X-RateLimit-Remaining"] == "99")
         #expect(second.response.headers["X-RateLimit-Remaining"] == "98")
         #expect(second.response.headers["X-RateLimit-Reset"] == "1010")
         var own = plan(response: HTTPResponse(status: 429, headers: ["X-RateLimit-Limit": "2"]))
-        middleware.prepare(&own)
+        middleware.prepare(own)
         #expect(own.response.headers.filter { $0.name == "X-RateLimit-Limit" }.count == 1)
         #expect(own.response.headers["X-RateLimit-Remaining"] == nil)
     }
 
     @Test func rateLimitCountersOfACannedReplyGoIntoItsHead() {
-        var middleware = RateLimitHeadersMiddleware(clock: { 1_000 })
+        var middleware = RateLimitHeadersMiddleware()
         var canned = plan()
         canned.canned = CannedReply(body: SharedBytes(Array("{}".utf8)), etag: "W/\"2-x\"")
-        middleware.prepare(&canned)
+        middleware.prepare(canned)
         #expect(canned.rateLimit.remaining == 99)
         #expect(canned.rateLimit.resetsAt == 1_010)
         #expect(canned.response.headers["X-RateLimit-Limit"] == nil)
@@ -50,33 +50,33 @@ import Testing
 
     @Test func corsAnswersAnyOriginAndItsPreflight() {
         var simple = plan(headers: ["Origin": "http://localhost:5173"])
-        CORSMiddleware().prepare(&simple)
+        CORSMiddleware().prepare(simple)
         #expect(simple.response.headers["Access-Control-Allow-Origin"] == "http://localhost:5173")
         #expect(simple.response.headers["Access-Control-Allow-Credentials"] == "true")
         #expect(simple.response.headers["Vary"] == "Origin")
         #expect(simple.response.headers["Access-Control-Allow-Methods"] == nil)
         var preflight = plan("OPTIONS", headers: ["Origin": "http://a.test", "Access-Control-Request-Headers": "x-understudy-fault"],
                              response: HTTPResponse(status: 204))
-        CORSMiddleware().prepare(&preflight)
+        CORSMiddleware().prepare(preflight)
         #expect(preflight.response.headers["Access-Control-Allow-Methods"] == "GET,HEAD,PUT,PATCH,POST,DELETE")
         #expect(preflight.response.headers["Access-Control-Allow-Headers"] == "x-understudy-fault")
         var none = plan()
-        CORSMiddleware().prepare(&none)
+        CORSMiddleware().prepare(none)
         #expect(none.response.headers["Access-Control-Allow-Origin"] == nil)
     }
 
     @Test func conditionalGETTagsA200AndAnswersAMatchWith304() {
         var tagged = plan()
-        ConditionalGETMiddleware().prepare(&tagged)
+        ConditionalGETMiddleware().prepare(tagged)
         let etag = try! #require(tagged.response.headers["ETag"])
         #expect(etag.hasPrefix("W/\""))
         var matched = plan(headers: ["If-None-Match": "\"other\", \(etag)"])
-        ConditionalGETMiddleware().prepare(&matched)
+        ConditionalGETMiddleware().prepare(matched)
         #expect(matched.response.status == 304)
         #expect(matched.response.body.count == 0)
         #expect(matched.response.headers["Content-Type"] == nil)
         var posted = plan("POST", headers: ["If-None-Match": etag])
-        ConditionalGETMiddleware().prepare(&posted)
+        ConditionalGETMiddleware().prepare(posted)
         #expect(posted.response.status == 200)
     }
 
@@ -86,10 +86,10 @@ import Testing
             response.headers.add(FaultHeaders.applied, "malformed=shape")
             return response
         }())
-        ConditionalGETMiddleware().prepare(&faulted)
+        ConditionalGETMiddleware().prepare(faulted)
         #expect(faulted.response.headers["ETag"] == nil)
         var error = plan(response: .message("nope", status: 404))
-        ConditionalGETMiddleware().prepare(&error)
+        ConditionalGETMiddleware().prepare(error)
         #expect(error.response.headers["ETag"] == nil)
     }
 
