@@ -35,9 +35,14 @@ let package = Package(
             name: "UnderstudyLocking",
             swiftSettings: strictSettings
         ),
+        // The order-keeping JSON parser and writer, shared by the server and the testing library.
+        .target(
+            name: "UnderstudyJSON",
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "Understudy",
-            dependencies: ["CLibevent", "CCrypto", "CHeaderLines", "UnderstudyLocking"],
+            dependencies: ["CLibevent", "CCrypto", "CHeaderLines", "UnderstudyLocking", "UnderstudyJSON"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -62,13 +67,18 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(
+            name: "UnderstudyJSONTests",
+            dependencies: ["UnderstudyJSON"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
             name: "UnderstudyTests",
-            dependencies: ["Understudy"],
+            dependencies: ["Understudy", "UnderstudyJSON"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "LoopbackTests",
-            dependencies: ["Understudy", "UnderstudyLocking"],
+            dependencies: ["Understudy", "UnderstudyLocking", "UnderstudyJSON"],
             swiftSettings: strictSettings
         ),
         .testTarget(

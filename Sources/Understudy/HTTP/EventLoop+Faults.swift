@@ -1,3 +1,5 @@
+import UnderstudyJSON
+
 extension EventLoop {
     /// Written once as C string literals, which the canned-reply path compares with evhttp's header names.
     static let faultHeaderName: StaticString = "X-Understudy-Fault"

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Understudy
+import UnderstudyJSON
 
 /// One golden case of `fixtures/contracts/` (format: its README), and how to put it on the wire and read the reply.
 struct ContractCase: CustomTestStringConvertible, Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Understudy
+import UnderstudyJSON
 
 /// Replays every golden case of `fixtures/contracts/` against an in-process server over a raw socket: status,
 /// the headers that matter (and those that must be absent), and the body: exact JSON (key order included), exact

@@ -1,21 +1,21 @@
 /// Writes JSON the way `JSON.stringify` does: no whitespace, keys in order, only the escapes it uses.
-public struct JSONWriter {
+package struct JSONWriter {
     /// The bytes written so far.
-    public private(set) var bytes: [UInt8] = []
+    package private(set) var bytes: [UInt8] = []
 
-    public init(reservingCapacity capacity: Int = 256) {
+    package init(reservingCapacity capacity: Int = 256) {
         bytes.reserveCapacity(capacity)
     }
 
     /// The compact JSON text of a value.
-    public static func encode(_ value: JSONValue) -> [UInt8] {
+    package static func encode(_ value: JSONValue) -> [UInt8] {
         var writer = JSONWriter()
         writer.write(value)
         return writer.bytes
     }
 
     /// Appends a value.
-    public mutating func write(_ value: JSONValue) {
+    package mutating func write(_ value: JSONValue) {
         switch value {
         case .null: writeRaw("null")
         case .bool(let flag): writeRaw(flag ? "true" : "false")
@@ -41,22 +41,22 @@ public struct JSONWriter {
     }
 
     /// Appends bytes that are already JSON.
-    public mutating func writeRaw<Bytes: Sequence<UInt8>>(_ raw: Bytes) {
+    package mutating func writeRaw<Bytes: Sequence<UInt8>>(_ raw: Bytes) {
         bytes.append(contentsOf: raw)
     }
 
     /// Appends static JSON text.
-    public mutating func writeRaw(_ raw: StaticString) {
+    package mutating func writeRaw(_ raw: StaticString) {
         bytes.append(contentsOf: UnsafeBufferPointer(start: raw.utf8Start, count: raw.utf8CodeUnitCount))
     }
 
     /// Appends an integer.
-    public mutating func write(int: Int) {
+    package mutating func write(int: Int) {
         bytes.append(contentsOf: String(int).utf8)
     }
 
     /// Appends a quoted, escaped string.
-    public mutating func write(string: String) {
+    package mutating func write(string: String) {
         bytes.append(UInt8(ascii: "\""))
         var string = string
         // Runs of bytes that need no escape are copied whole: most strings are one run.
@@ -94,5 +94,5 @@ public struct JSONWriter {
 
 extension JSONValue {
     /// The compact JSON text of this value.
-    public var jsonBytes: [UInt8] { JSONWriter.encode(self) }
+    package var jsonBytes: [UInt8] { JSONWriter.encode(self) }
 }

@@ -1,9 +1,9 @@
 /// One step into a JSON document: an object key or an array index.
-public enum JSONPathComponent: Sendable, Equatable, CustomStringConvertible {
+package enum JSONPathComponent: Sendable, Equatable, CustomStringConvertible {
     case key(String)
     case index(Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .key(let key): ".\(key)"
         case .index(let index): "[\(index)]"
@@ -13,7 +13,7 @@ public enum JSONPathComponent: Sendable, Equatable, CustomStringConvertible {
 
 extension Array where Element == JSONPathComponent {
     /// A readable path such as `[12].price` (or `$` for the document itself).
-    var pathDescription: String {
+    package var pathDescription: String {
         let joined = map(\.description).joined()
         return isEmpty ? "$" : joined.hasPrefix(".") ? String(joined.dropFirst()) : joined
     }

@@ -1,5 +1,5 @@
 import Testing
-@testable import Understudy
+@testable import UnderstudyJSON
 
 @Suite struct JSONParserTests {
     @Test func keepsKeyOrderAndNumberText() throws {

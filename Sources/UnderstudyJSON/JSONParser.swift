@@ -2,7 +2,7 @@
 ///
 /// Hand-written rather than Foundation's `JSONSerialization` because that loses key order and number text,
 /// and its errors do not say where the problem is, which `--fixtures` needs to tell a user.
-public struct JSONParser {
+package struct JSONParser {
     private let bytes: [UInt8]
     private var index = 0
     private var depth = 0
@@ -12,18 +12,18 @@ public struct JSONParser {
 
     /// Parses a complete JSON text.
     /// - Throws: `JSONParseError` naming the position and the problem.
-    public static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
+    package static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
         var parser = JSONParser(bytes: bytes)
         return try parser.parseDocument()
     }
 
     /// Parses a complete JSON text given as a string.
-    public static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
+    package static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
         try parse(Array(text.utf8))
     }
 
     /// The 1-based line and column where the value at `path` starts, or nil when the text has no such value.
-    public static func position(of path: [JSONPathComponent], in bytes: [UInt8]) -> (line: Int, column: Int)? {
+    package static func position(of path: [JSONPathComponent], in bytes: [UInt8]) -> (line: Int, column: Int)? {
         var parser = JSONParser(bytes: bytes)
         parser.locating = (path, [], nil)
         _ = try? parser.parseDocument()
