@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "Understudy", targets: ["Understudy"]),
         .executable(name: "understudy", targets: ["UnderstudyCLI"]),
         .library(name: "UnderstudyClient", targets: ["UnderstudyClient"]),
+        .library(name: "UnderstudyDummyJSON", targets: ["UnderstudyDummyJSON"]),
+        .library(name: "UnderstudyTesting", targets: ["UnderstudyTesting"]),
     ],
     targets: [
         .systemLibrary(
@@ -50,20 +52,44 @@ let package = Package(
             dependencies: ["Understudy", "UnderstudyLocking"],
             swiftSettings: strictSettings
         ),
+        // The generic client: endpoints, retry, auth, streams, transfers, pagination, middleware, errors.
         .target(
             name: "UnderstudyClient",
             dependencies: ["UnderstudyLocking"],
             swiftSettings: strictSettings
         ),
+        // DummyJSON's products and auth services and their models, over UnderstudyClient.
+        .target(
+            name: "UnderstudyDummyJSON",
+            dependencies: ["UnderstudyClient"],
+            swiftSettings: strictSettings
+        ),
+        // Test doubles for apps: StubHost, StubURLProtocol and the golden contract cases as resources.
+        .target(
+            name: "UnderstudyTesting",
+            dependencies: ["UnderstudyClient", "UnderstudyJSON", "UnderstudyLocking"],
+            resources: [.copy("Resources/contracts")],
+            swiftSettings: strictSettings
+        ),
         // `make bench`'s in-process figures (client overhead, in-process start); not a product.
         .executableTarget(
             name: "UnderstudyBench",
-            dependencies: ["Understudy", "UnderstudyClient"],
+            dependencies: ["Understudy", "UnderstudyClient", "UnderstudyDummyJSON"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "UnderstudyClientTests",
-            dependencies: ["UnderstudyClient", "UnderstudyLocking"],
+            dependencies: ["UnderstudyClient", "UnderstudyTesting", "UnderstudyLocking"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "UnderstudyDummyJSONTests",
+            dependencies: ["UnderstudyDummyJSON", "UnderstudyClient", "UnderstudyTesting"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "UnderstudyTestingTests",
+            dependencies: ["UnderstudyTesting", "UnderstudyDummyJSON", "UnderstudyClient"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -83,7 +109,7 @@ let package = Package(
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["Understudy", "UnderstudyClient", "UnderstudyLocking"],
+            dependencies: ["Understudy", "UnderstudyClient", "UnderstudyDummyJSON", "UnderstudyLocking"],
             swiftSettings: strictSettings
         ),
     ],

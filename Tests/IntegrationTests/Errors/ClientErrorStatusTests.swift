@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Understudy
 import UnderstudyClient
+import UnderstudyDummyJSON
 
 /// 4xx replies are the caller's mistake: one attempt, the server's own message surfaced.
 @Suite(.timeLimit(.minutes(1))) struct ClientErrorStatusTests {

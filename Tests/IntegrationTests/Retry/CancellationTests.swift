@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Understudy
 import UnderstudyClient
+import UnderstudyDummyJSON
 
 /// Cancelling the calling task ends the request at once as `.cancelled`, and nothing more reaches the server.
 @Suite(.timeLimit(.minutes(1))) struct CancellationTests {

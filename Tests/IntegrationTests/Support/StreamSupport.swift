@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import UnderstudyClient
+import UnderstudyDummyJSON
 
 /// `GET /products/stream` with the given query parameters.
 func productStream(_ parameters: KeyValuePairs<String, Int>) -> APIRequest<EmptyResponse> {

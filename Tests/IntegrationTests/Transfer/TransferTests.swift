@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Understudy
 import UnderstudyClient
+import UnderstudyDummyJSON
 
 /// Downloads to a file and uploads from one, through the client's session delegate.
 @Suite(.timeLimit(.minutes(1))) struct TransferTests {

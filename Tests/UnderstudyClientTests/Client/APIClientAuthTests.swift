@@ -1,13 +1,19 @@
 import Foundation
 import Testing
 @testable import UnderstudyClient
+import UnderstudyTesting
 
 @Suite struct APIClientAuthTests {
     private let protected = APIRequest<Item>(path: "auth/items/1", requiresAuthentication: true)
     private let refreshed = #"{"accessToken":"a2","refreshToken":"r2"}"#
 
     private func store(_ tokens: TokenPair? = TokenPair(accessToken: "a1", refreshToken: "r1")) async -> TokenStore {
-        let store = TokenStore(refresher: TokenStore.dummyJSONRefresher())
+        // A refresher of the test's own: the client library knows no API's refresh request.
+        let store = TokenStore(refresher: { tokens, client in
+            try await client.send(APIRequest<TokenPair>(path: "auth/refresh", method: .post,
+                                                        body: .json(["refreshToken": tokens.refreshToken ?? ""]),
+                                                        isReplayable: true))
+        })
         await store.setTokens(tokens)
         return store
     }

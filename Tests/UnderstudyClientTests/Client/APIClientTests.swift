@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import UnderstudyClient
+import UnderstudyTesting
 
 @Suite struct APIClientTests {
     private func item(_ id: Int = 1) -> APIRequest<Item> {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import UnderstudyClient
+import UnderstudyTesting
 
 @Suite struct EventSourceTests {
     private let endpoint = APIRequest<EmptyResponse>(path: "stream")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import UnderstudyClient
+import UnderstudyTesting
 
 @Suite struct TransferTests {
     private let file = APIRequest<EmptyResponse>(path: "files/1")
