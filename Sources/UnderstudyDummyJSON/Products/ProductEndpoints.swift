@@ -5,8 +5,8 @@ import UnderstudyClient
 public enum ProductEndpoints {
     /// `GET /products` with paging and sorting.
     public static func list(limit: Int? = nil, skip: Int? = nil, sortBy: String? = nil,
-                            order: SortOrder? = nil) -> APIRequest<ProductList> {
-        APIRequest(path: "products", queryItems: listQuery(limit: limit, skip: skip, sortBy: sortBy, order: order))
+                            order: SortOrder? = nil) -> Endpoint<ProductList> {
+        Endpoint(path: "products", queryItems: listQuery(limit: limit, skip: skip, sortBy: sortBy, order: order))
     }
 
     /// `GET /products?select=…`: only `id` and the selected keys, decoded as `Item`.
@@ -17,50 +17,50 @@ public enum ProductEndpoints {
     public static func list<Item: Decodable & Sendable>(
         selecting fields: [String], as type: Item.Type, limit: Int? = nil, skip: Int? = nil,
         sortBy: String? = nil, order: SortOrder? = nil
-    ) -> APIRequest<SelectedProductList<Item>> {
-        APIRequest(path: "products", queryItems: listQuery(limit: limit, skip: skip, select: fields,
+    ) -> Endpoint<SelectedProductList<Item>> {
+        Endpoint(path: "products", queryItems: listQuery(limit: limit, skip: skip, select: fields,
                                                              sortBy: sortBy, order: order))
     }
 
     /// `GET /products/{id}`.
-    public static func product(id: Int) -> APIRequest<Product> {
-        APIRequest(path: "products/\(id)")
+    public static func product(id: Int) -> Endpoint<Product> {
+        Endpoint(path: "products/\(id)")
     }
 
     /// `GET /products/search?q=` (title and description, case-insensitive).
-    public static func search(_ query: String, limit: Int? = nil, skip: Int? = nil) -> APIRequest<ProductList> {
-        APIRequest(path: "products/search",
+    public static func search(_ query: String, limit: Int? = nil, skip: Int? = nil) -> Endpoint<ProductList> {
+        Endpoint(path: "products/search",
                    queryItems: [URLQueryItem(name: "q", value: query)] + listQuery(limit: limit, skip: skip))
     }
 
     /// `GET /products/categories`: category objects.
-    public static func categories() -> APIRequest<[Category]> {
-        APIRequest(path: "products/categories")
+    public static func categories() -> Endpoint<[Category]> {
+        Endpoint(path: "products/categories")
     }
 
     /// `GET /products/category-list`: slugs only.
-    public static func categoryList() -> APIRequest<[String]> {
-        APIRequest(path: "products/category-list")
+    public static func categoryList() -> Endpoint<[String]> {
+        Endpoint(path: "products/category-list")
     }
 
     /// `GET /products/category/{slug}`; an unknown slug gives an empty list, not an error.
-    public static func products(inCategory slug: String, limit: Int? = nil, skip: Int? = nil) -> APIRequest<ProductList> {
-        APIRequest(path: "products/category/\(slug)", queryItems: listQuery(limit: limit, skip: skip))
+    public static func products(inCategory slug: String, limit: Int? = nil, skip: Int? = nil) -> Endpoint<ProductList> {
+        Endpoint(path: "products/category/\(slug)", queryItems: listQuery(limit: limit, skip: skip))
     }
 
     /// `POST /products/add` (simulated: nothing is stored).
-    public static func add(_ draft: ProductDraft) -> APIRequest<ProductUpdate> {
-        APIRequest(path: "products/add", method: .post, body: .json(draft))
+    public static func add(_ draft: ProductDraft) -> Endpoint<ProductUpdate> {
+        Endpoint(path: "products/add", method: .post, body: .json(draft))
     }
 
     /// `PUT` (or `PATCH`) `/products/{id}` (simulated).
-    public static func update(id: Int, with draft: ProductDraft, method: HTTPMethod = .put) -> APIRequest<ProductUpdate> {
-        APIRequest(path: "products/\(id)", method: method, body: .json(draft))
+    public static func update(id: Int, with draft: ProductDraft, method: HTTPMethod = .put) -> Endpoint<ProductUpdate> {
+        Endpoint(path: "products/\(id)", method: method, body: .json(draft))
     }
 
     /// `DELETE /products/{id}` (simulated).
-    public static func delete(id: Int) -> APIRequest<DeletedProduct> {
-        APIRequest(path: "products/\(id)", method: .delete)
+    public static func delete(id: Int) -> Endpoint<DeletedProduct> {
+        Endpoint(path: "products/\(id)", method: .delete)
     }
 
     static func listQuery(limit: Int? = nil, skip: Int? = nil, select: [String] = [], sortBy: String? = nil,

@@ -26,7 +26,7 @@ import UnderstudyDummyJSON
 
     @Test func invalidLimitIs400WithTheServerMessage() async throws {
         try await withHarness { h in
-            let request = APIRequest<ProductList>(path: "products", queryItems: [URLQueryItem(name: "limit", value: "abc")])
+            let request = Endpoint<ProductList>(path: "products", queryItems: [URLQueryItem(name: "limit", value: "abc")])
             let error = await #expect(throws: APIError.self) {
                 try await h.client.send(request)
             }

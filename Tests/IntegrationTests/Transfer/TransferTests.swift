@@ -54,7 +54,7 @@ import UnderstudyDummyJSON
             let body = try JSONEncoder().encode(draft)
             try body.write(to: source)
 
-            let endpoint = APIRequest<ProductUpdate>(path: "products/add", method: .post)
+            let endpoint = Endpoint<ProductUpdate>(path: "products/add", method: .post)
             let transfer = h.client.upload(endpoint, from: .file(source), contentType: "application/json")
             let created = try await transfer.value()
             var last: TransferProgress?

@@ -83,7 +83,7 @@ import UnderstudyTesting
         let store = TokenStore(refresher: TokenStore.dummyJSONRefresher(expiresInMins: 5))
         await store.setTokens(TokenPair(accessToken: "a1", refreshToken: "r1"))
         let client = Fixtures.client(host, auth: store)
-        let item = try await client.send(APIRequest<Item>(path: "auth/items/1", requiresAuthentication: true))
+        let item = try await client.send(Endpoint<Item>(path: "auth/items/1", requiresAuthentication: true))
         #expect(item.id == 1)
         let requests = host.requests
         #expect(requests.map { $0.url?.path ?? "" } == ["/auth/items/1", "/auth/refresh", "/auth/items/1"])
