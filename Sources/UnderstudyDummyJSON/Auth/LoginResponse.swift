@@ -21,6 +21,29 @@ public struct LoginResponse: Codable, Sendable, Hashable {
     /// The avatar URL.
     public var image: String
 
+    /// Creates a value from its fields, as an app's fakes and previews need.
+    public init(
+        accessToken: String,
+        refreshToken: String,
+        id: Int,
+        username: String,
+        email: String,
+        firstName: String,
+        lastName: String,
+        gender: String,
+        image: String
+    ) {
+        self.accessToken = accessToken
+        self.refreshToken = refreshToken
+        self.id = id
+        self.username = username
+        self.email = email
+        self.firstName = firstName
+        self.lastName = lastName
+        self.gender = gender
+        self.image = image
+    }
+
     /// The two tokens as a pair.
     public var tokens: TokenPair {
         TokenPair(accessToken: accessToken, refreshToken: refreshToken)

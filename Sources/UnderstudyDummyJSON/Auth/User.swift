@@ -8,6 +8,12 @@ public struct User: Codable, Sendable, Hashable, Identifiable {
         public var color: String
         /// The type.
         public var type: String
+
+        /// Creates a value from its fields, as an app's fakes and previews need.
+        public init(color: String, type: String) {
+            self.color = color
+            self.type = type
+        }
     }
 
     /// A latitude and longitude.
@@ -16,6 +22,12 @@ public struct User: Codable, Sendable, Hashable, Identifiable {
         public var lat: Double
         /// Longitude.
         public var lng: Double
+
+        /// Creates a value from its fields, as an app's fakes and previews need.
+        public init(lat: Double, lng: Double) {
+            self.lat = lat
+            self.lng = lng
+        }
     }
 
     /// A postal address.
@@ -34,6 +46,25 @@ public struct User: Codable, Sendable, Hashable, Identifiable {
         public var coordinates: Coordinates
         /// The country.
         public var country: String
+
+        /// Creates a value from its fields, as an app's fakes and previews need.
+        public init(
+            address: String,
+            city: String,
+            state: String,
+            stateCode: String,
+            postalCode: String,
+            coordinates: Coordinates,
+            country: String
+        ) {
+            self.address = address
+            self.city = city
+            self.state = state
+            self.stateCode = stateCode
+            self.postalCode = postalCode
+            self.coordinates = coordinates
+            self.country = country
+        }
     }
 
     /// Payment card details (fictional).
@@ -48,6 +79,15 @@ public struct User: Codable, Sendable, Hashable, Identifiable {
         public var currency: String
         /// The IBAN.
         public var iban: String
+
+        /// Creates a value from its fields, as an app's fakes and previews need.
+        public init(cardExpire: String, cardNumber: String, cardType: String, currency: String, iban: String) {
+            self.cardExpire = cardExpire
+            self.cardNumber = cardNumber
+            self.cardType = cardType
+            self.currency = currency
+            self.iban = iban
+        }
     }
 
     /// The employer.
@@ -60,6 +100,14 @@ public struct User: Codable, Sendable, Hashable, Identifiable {
         public var title: String
         /// The office address.
         public var address: Address
+
+        /// Creates a value from its fields, as an app's fakes and previews need.
+        public init(department: String, name: String, title: String, address: Address) {
+            self.department = department
+            self.name = name
+            self.title = title
+            self.address = address
+        }
     }
 
     /// A crypto wallet (fictional).
@@ -70,6 +118,13 @@ public struct User: Codable, Sendable, Hashable, Identifiable {
         public var wallet: String
         /// The network.
         public var network: String
+
+        /// Creates a value from its fields, as an app's fakes and previews need.
+        public init(coin: String, wallet: String, network: String) {
+            self.coin = coin
+            self.wallet = wallet
+            self.network = network
+        }
     }
 
     /// The id.
@@ -128,4 +183,65 @@ public struct User: Codable, Sendable, Hashable, Identifiable {
     public var crypto: Crypto
     /// `admin`, `moderator` or `user`.
     public var role: String
+
+    /// Creates a value from its fields, as an app's fakes and previews need.
+    public init(
+        id: Int,
+        firstName: String,
+        lastName: String,
+        maidenName: String,
+        age: Int,
+        gender: String,
+        email: String,
+        phone: String,
+        username: String,
+        password: String,
+        birthDate: String,
+        image: String,
+        bloodGroup: String,
+        height: Double,
+        weight: Double,
+        eyeColor: String,
+        hair: Hair,
+        ip: String,
+        address: Address,
+        macAddress: String,
+        university: String,
+        bank: Bank,
+        company: Company,
+        ein: String,
+        ssn: String,
+        userAgent: String,
+        crypto: Crypto,
+        role: String
+    ) {
+        self.id = id
+        self.firstName = firstName
+        self.lastName = lastName
+        self.maidenName = maidenName
+        self.age = age
+        self.gender = gender
+        self.email = email
+        self.phone = phone
+        self.username = username
+        self.password = password
+        self.birthDate = birthDate
+        self.image = image
+        self.bloodGroup = bloodGroup
+        self.height = height
+        self.weight = weight
+        self.eyeColor = eyeColor
+        self.hair = hair
+        self.ip = ip
+        self.address = address
+        self.macAddress = macAddress
+        self.university = university
+        self.bank = bank
+        self.company = company
+        self.ein = ein
+        self.ssn = ssn
+        self.userAgent = userAgent
+        self.crypto = crypto
+        self.role = role
+    }
 }

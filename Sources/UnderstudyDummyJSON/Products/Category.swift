@@ -8,4 +8,11 @@ public struct Category: Codable, Sendable, Hashable {
     public var name: String
     /// The listing URL.
     public var url: String
+
+    /// Creates a value from its fields, as an app's fakes and previews need.
+    public init(slug: String, name: String, url: String) {
+        self.slug = slug
+        self.name = name
+        self.url = url
+    }
 }

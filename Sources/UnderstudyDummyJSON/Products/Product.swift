@@ -13,6 +13,13 @@ public struct Product: Codable, Sendable, Hashable, Identifiable {
         public var height: Double
         /// The depth.
         public var depth: Double
+
+        /// Creates a value from its fields, as an app's fakes and previews need.
+        public init(width: Double, height: Double, depth: Double) {
+            self.width = width
+            self.height = height
+            self.depth = depth
+        }
     }
 
     /// A customer review.
@@ -27,6 +34,15 @@ public struct Product: Codable, Sendable, Hashable, Identifiable {
         public var reviewerName: String
         /// The reviewer's address.
         public var reviewerEmail: String
+
+        /// Creates a value from its fields, as an app's fakes and previews need.
+        public init(rating: Int, comment: String, date: String, reviewerName: String, reviewerEmail: String) {
+            self.rating = rating
+            self.comment = comment
+            self.date = date
+            self.reviewerName = reviewerName
+            self.reviewerEmail = reviewerEmail
+        }
     }
 
     /// Bookkeeping fields.
@@ -39,6 +55,14 @@ public struct Product: Codable, Sendable, Hashable, Identifiable {
         public var barcode: String
         /// A URL string.
         public var qrCode: String
+
+        /// Creates a value from its fields, as an app's fakes and previews need.
+        public init(createdAt: String, updatedAt: String, barcode: String, qrCode: String) {
+            self.createdAt = createdAt
+            self.updatedAt = updatedAt
+            self.barcode = barcode
+            self.qrCode = qrCode
+        }
     }
 
     /// 1…194 in the standard data.
@@ -85,4 +109,53 @@ public struct Product: Codable, Sendable, Hashable, Identifiable {
     public var images: [String]
     /// The thumbnail URL.
     public var thumbnail: String
+
+    /// Creates a value from its fields, as an app's fakes and previews need.
+    public init(
+        id: Int,
+        title: String,
+        description: String,
+        category: String,
+        price: Double,
+        discountPercentage: Double,
+        rating: Double,
+        stock: Int,
+        tags: [String],
+        brand: String? = nil,
+        sku: String,
+        weight: Int,
+        dimensions: Dimensions,
+        warrantyInformation: String,
+        shippingInformation: String,
+        availabilityStatus: String,
+        reviews: [Review],
+        returnPolicy: String,
+        minimumOrderQuantity: Int,
+        meta: Meta,
+        images: [String],
+        thumbnail: String
+    ) {
+        self.id = id
+        self.title = title
+        self.description = description
+        self.category = category
+        self.price = price
+        self.discountPercentage = discountPercentage
+        self.rating = rating
+        self.stock = stock
+        self.tags = tags
+        self.brand = brand
+        self.sku = sku
+        self.weight = weight
+        self.dimensions = dimensions
+        self.warrantyInformation = warrantyInformation
+        self.shippingInformation = shippingInformation
+        self.availabilityStatus = availabilityStatus
+        self.reviews = reviews
+        self.returnPolicy = returnPolicy
+        self.minimumOrderQuantity = minimumOrderQuantity
+        self.meta = meta
+        self.images = images
+        self.thumbnail = thumbnail
+    }
 }

@@ -11,6 +11,14 @@ public struct ProductList: Codable, Sendable, Hashable, OffsetPage {
     /// The number of products actually returned (not the limit asked for).
     public var limit: Int
 
+    /// Creates a value from its fields, as an app's fakes and previews need.
+    public init(products: [Product], total: Int, skip: Int, limit: Int) {
+        self.products = products
+        self.total = total
+        self.skip = skip
+        self.limit = limit
+    }
+
     /// The products, for ``Paginator``.
     public var items: [Product] { products }
 }

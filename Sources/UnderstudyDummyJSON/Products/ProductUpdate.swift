@@ -25,6 +25,33 @@ public struct ProductUpdate: Codable, Sendable, Hashable {
     public var brand: String?
     /// The category slug.
     public var category: String?
+
+    /// Creates a value from its fields, as an app's fakes and previews need.
+    public init(
+        id: Int,
+        title: String? = nil,
+        price: Double? = nil,
+        discountPercentage: Double? = nil,
+        stock: Int? = nil,
+        rating: Double? = nil,
+        images: [String]? = nil,
+        thumbnail: String? = nil,
+        description: String? = nil,
+        brand: String? = nil,
+        category: String? = nil
+    ) {
+        self.id = id
+        self.title = title
+        self.price = price
+        self.discountPercentage = discountPercentage
+        self.stock = stock
+        self.rating = rating
+        self.images = images
+        self.thumbnail = thumbnail
+        self.description = description
+        self.brand = brand
+        self.category = category
+    }
 }
 
 /// The fields to send when adding or updating a product; nil fields are left out of the JSON.
@@ -75,6 +102,13 @@ public struct DeletedProduct: Decodable, Sendable, Hashable {
     public var isDeleted: Bool
     /// When, as an ISO-8601 string.
     public var deletedOn: String
+
+    /// Creates a value from its fields, as an app's fakes and previews need.
+    public init(product: Product, isDeleted: Bool, deletedOn: String) {
+        self.product = product
+        self.isDeleted = isDeleted
+        self.deletedOn = deletedOn
+    }
 
     private enum CodingKeys: String, CodingKey {
         case isDeleted, deletedOn

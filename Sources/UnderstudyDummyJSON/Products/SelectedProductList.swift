@@ -19,6 +19,14 @@ public struct SelectedProductList<Item: Decodable & Sendable>: Decodable, Sendab
     /// The number of products actually returned.
     public var limit: Int
 
+    /// Creates a value from its fields, as an app's fakes and previews need.
+    public init(products: [Item], total: Int, skip: Int, limit: Int) {
+        self.products = products
+        self.total = total
+        self.skip = skip
+        self.limit = limit
+    }
+
     /// The products, for ``Paginator``.
     public var items: [Item] { products }
 }
