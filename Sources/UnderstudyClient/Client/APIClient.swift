@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// A DummyJSON-style API client over one long-lived `URLSession`.
+/// A JSON API client over one long-lived `URLSession`; `UnderstudyDummyJSON` adds DummyJSON's endpoints and models.
 ///
 /// The client owns its session: it is created from the `URLSessionConfiguration` you pass, with the client's
 /// session-level delegate, because on Linux that delegate is the only way to stream a body (`bytes(for:)` does
@@ -11,7 +11,7 @@ import FoundationNetworking
 ///
 /// ```swift
 /// let client = APIClient(baseURL: URL(string: "http://127.0.0.1:8080")!)
-/// let page = try await client.send(ProductEndpoints.list(limit: 10))
+/// let page = try await client.send(Endpoint<Page>(path: "products", queryItems: [.init(name: "limit", value: "10")]))
 /// ```
 ///
 /// Every call throws only ``APIError`` (typed throws), so `catch` blocks get the classification directly.

@@ -23,6 +23,7 @@ public struct LiveAuthService: AuthService {
         self.tokenStore = tokenStore
     }
 
+    /// Logs in and stores the tokens in ``tokenStore``.
     public func login(username: String, password: String, expiresInMins: Int? = nil) async throws(APIError) -> LoginResponse {
         let response = try await client.send(AuthEndpoints.login(username: username, password: password,
                                                                  expiresInMins: expiresInMins))
@@ -30,10 +31,12 @@ public struct LiveAuthService: AuthService {
         return response
     }
 
+    /// The signed-in user, sent with the bearer token.
     public func me() async throws(APIError) -> User {
         try await client.send(AuthEndpoints.me())
     }
 
+    /// Renews the tokens from the stored refresh token and stores the new pair.
     public func refresh(expiresInMins: Int? = nil) async throws(APIError) -> TokenPair {
         guard let refreshToken = await tokenStore.tokens?.refreshToken else {
             throw APIError(.unauthorized, underlying: "no refresh token")
