@@ -8,7 +8,11 @@ let strictSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "Understudy",
-    platforms: [.macOS(.v15)],
+    // The floor is the client's: Duration, ContinuousClock and Task.sleep(for:) need iOS 16 / macOS 13. The server
+    // and the CLI are for Linux and macOS only. Known gap: on macOS the server still uses Synchronization.Atomic
+    // (macOS 15) in Journal and FaultController, so building it there needs those two counters on Locked or
+    // behind @available; Linux, the only platform built here, is unaffected.
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "Understudy", targets: ["Understudy"]),
         .executable(name: "understudy", targets: ["UnderstudyCLI"]),
