@@ -1,5 +1,3 @@
-import UnderstudyClient
-
 /// The full user object `GET /auth/me` answers with.
 public struct User: Codable, Sendable, Hashable, Identifiable {
     /// Hair colour and type.

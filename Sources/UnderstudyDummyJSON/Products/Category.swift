@@ -1,5 +1,3 @@
-import UnderstudyClient
-
 /// A category as `/products/categories` lists it.
 public struct Category: Codable, Sendable, Hashable {
     /// The slug, e.g. `home-decoration`.

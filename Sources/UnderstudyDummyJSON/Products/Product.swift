@@ -1,5 +1,3 @@
-import UnderstudyClient
-
 /// A DummyJSON product, every field as served.
 ///
 /// Prices and percentages are `Double` (DummyJSON's are fractional, and a few are written as integers); `brand`

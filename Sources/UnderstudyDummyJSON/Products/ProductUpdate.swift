@@ -1,5 +1,3 @@
-import UnderstudyClient
-
 /// The 11-field subset DummyJSON answers with for add (POST) and update (PUT/PATCH): `id` plus the editable
 /// fields, each present only when sent (add) or known (update). It is not a full ``Product``.
 public struct ProductUpdate: Codable, Sendable, Hashable {

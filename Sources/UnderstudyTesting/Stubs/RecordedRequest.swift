@@ -1,5 +1,4 @@
 import Foundation
-import UnderstudyClient
 
 /// A request as ``StubURLProtocol`` received it.
 public struct RecordedRequest: Sendable {

@@ -1,5 +1,4 @@
 import Foundation
-import UnderstudyClient
 
 /// A recorded reply for ``StubURLProtocol`` to replay: a status, headers and body chunks, or a transport failure.
 public struct StubResponse: Sendable {

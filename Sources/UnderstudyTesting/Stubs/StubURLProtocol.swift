@@ -3,7 +3,6 @@ import Foundation
 import FoundationNetworking
 #endif
 import UnderstudyLocking
-import UnderstudyClient
 
 /// A `URLProtocol` that answers requests for ``StubHost`` hosts from their scripts, with no socket.
 ///
