@@ -8,11 +8,17 @@ let strictSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "Understudy",
-    platforms: [.macOS(.v15)],
+    // The floor is the client's: Duration, ContinuousClock and Task.sleep(for:) need iOS 16 / macOS 13. The server
+    // and the CLI are for Linux and macOS only. Known gap: on macOS the server still uses Synchronization.Atomic
+    // (macOS 15) in Journal and FaultController, so building it there needs those two counters on Locked or
+    // behind @available; Linux, the only platform built here, is unaffected.
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "Understudy", targets: ["Understudy"]),
         .executable(name: "understudy", targets: ["UnderstudyCLI"]),
         .library(name: "UnderstudyClient", targets: ["UnderstudyClient"]),
+        .library(name: "UnderstudyDummyJSON", targets: ["UnderstudyDummyJSON"]),
+        .library(name: "UnderstudyTesting", targets: ["UnderstudyTesting"]),
     ],
     traits: [
         // Off by default: it defines libevent's `evbuffer_add_printf` for the whole process (see HeaderLines.c),
@@ -44,9 +50,14 @@ let package = Package(
             name: "UnderstudyLocking",
             swiftSettings: strictSettings
         ),
+        // The order-keeping JSON parser and writer, shared by the server and the testing library.
+        .target(
+            name: "UnderstudyJSON",
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "Understudy",
-            dependencies: ["CLibevent", "CCrypto", "CHeaderLines", "UnderstudyLocking"],
+            dependencies: ["CLibevent", "CCrypto", "CHeaderLines", "UnderstudyLocking", "UnderstudyJSON"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -54,35 +65,64 @@ let package = Package(
             dependencies: ["Understudy", "UnderstudyLocking"],
             swiftSettings: strictSettings
         ),
+        // The generic client: endpoints, retry, auth, streams, transfers, pagination, middleware, errors.
         .target(
             name: "UnderstudyClient",
             dependencies: ["UnderstudyLocking"],
             swiftSettings: strictSettings
         ),
+        // DummyJSON's products and auth services and their models, over UnderstudyClient.
+        .target(
+            name: "UnderstudyDummyJSON",
+            dependencies: ["UnderstudyClient"],
+            swiftSettings: strictSettings
+        ),
+        // Test doubles for apps: StubHost, StubURLProtocol and the golden contract cases as resources.
+        .target(
+            name: "UnderstudyTesting",
+            dependencies: ["UnderstudyClient", "UnderstudyJSON", "UnderstudyLocking"],
+            resources: [.copy("Resources/contracts")],
+            swiftSettings: strictSettings
+        ),
         // `make bench`'s in-process figures (client overhead, in-process start); not a product.
         .executableTarget(
             name: "UnderstudyBench",
-            dependencies: ["Understudy", "UnderstudyClient"],
+            dependencies: ["Understudy", "UnderstudyClient", "UnderstudyDummyJSON"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "UnderstudyClientTests",
-            dependencies: ["UnderstudyClient", "UnderstudyLocking"],
+            dependencies: ["UnderstudyClient", "UnderstudyTesting", "UnderstudyLocking"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "UnderstudyDummyJSONTests",
+            dependencies: ["UnderstudyDummyJSON", "UnderstudyClient", "UnderstudyTesting"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "UnderstudyTestingTests",
+            dependencies: ["UnderstudyTesting", "UnderstudyDummyJSON", "UnderstudyClient"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "UnderstudyJSONTests",
+            dependencies: ["UnderstudyJSON"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "UnderstudyTests",
-            dependencies: ["Understudy"],
+            dependencies: ["Understudy", "UnderstudyJSON"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "LoopbackTests",
-            dependencies: ["Understudy", "UnderstudyLocking"],
+            dependencies: ["Understudy", "UnderstudyLocking", "UnderstudyJSON"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["Understudy", "UnderstudyClient", "UnderstudyLocking"],
+            dependencies: ["Understudy", "UnderstudyClient", "UnderstudyDummyJSON", "UnderstudyLocking"],
             swiftSettings: strictSettings
         ),
     ],

@@ -1,3 +1,5 @@
+import UnderstudyJSON
+
 // libFuzzer target: fixture files (products and users) and scenario files, as a user might hand them over.
 func fuzzFixtures(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))

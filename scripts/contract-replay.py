@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Replays the golden contract cases (fixtures/contracts/*.json) against a running server.
+"""Replays the golden contract cases against a running server.
+
+The cases are Sources/UnderstudyTesting/Resources/contracts/*.json (resources of the UnderstudyTesting library).
 
     scripts/contract-replay.py http://127.0.0.1:8080 [--server-bin .build/debug/understudy] [--cases DIR]
                                [--spec openapi/openapi.yaml] [NAME...]
@@ -268,7 +270,7 @@ def main():
     parser.add_argument("url")
     parser.add_argument("names", nargs="*", help="case names to run (default: all)")
     parser.add_argument("--server-bin", help="the understudy binary to start a server with for each isolated case")
-    parser.add_argument("--cases", default=os.path.join(ROOT, "fixtures", "contracts"))
+    parser.add_argument("--cases", default=os.path.join(ROOT, "Sources", "UnderstudyTesting", "Resources", "contracts"))
     parser.add_argument("--spec", default=os.path.join(ROOT, "openapi", "openapi.yaml"))
     args = parser.parse_args()
 

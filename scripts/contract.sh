@@ -9,8 +9,8 @@
 #   1. the venv .venv (gitignored) with the pinned validator and schemathesis (scripts/contract-requirements.txt);
 #   2. openapi-spec-validator on openapi/openapi.yaml;
 #   3. a server (${UNDERSTUDY_BIN:-.build/debug/understudy} --port 0 --quiet) per pass, killed on exit (trap);
-#   4. the golden cases of fixtures/contracts/ (scripts/contract-replay.py), the isolated ones each on a server
-#      of its own started from the same binary;
+#   4. the golden cases of Sources/UnderstudyTesting/Resources/contracts/ (scripts/contract-replay.py), the isolated
+#      ones each on a server of its own started from the same binary;
 #   5. schemathesis, all checks (every built-in check is on unless scripts/schemathesis.toml turns one off for an
 #      operation, with its reason; `--checks all` is not passed because it would override those), fixed seed,
 #      on every public operation, /products/stream included (kept to two
@@ -113,7 +113,7 @@ if [ ! -x "$BIN" ]; then
 fi
 mkdir -p "$REPORTS"
 
-step "golden cases (fixtures/contracts) and schemathesis on the public API"
+step "golden cases (Sources/UnderstudyTesting/Resources/contracts) and schemathesis on the public API"
 if start_server public; then
     echo "server: $URL"
     # Isolated cases (the admin API, set-ups, other server options) each get a server of their own from $BIN.

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Understudy
 import UnderstudyClient
+import UnderstudyDummyJSON
 
 /// UnderstudyClient against the baseline every app starts from: `URLSession.data(for:)`, a status check and
 /// `JSONDecoder`, both on a session with the same configuration, against one in-process server.

@@ -1,3 +1,5 @@
+import UnderstudyJSON
+
 /// The admin API's JSON: rules and journal entries out, rules in, with errors that name the field.
 enum AdminJSON {
     static func rule(_ status: FaultRuleStatus) -> JSONValue {

@@ -1,3 +1,5 @@
+import UnderstudyJSON
+
 /// The admin API under `/__understudy/`: rules, sessions, the journal, the seed, offline and reset. JSON in and
 /// out; every mistake is a 400 `{"message"}` naming the field. HEAD is answered wherever GET is, as on the public
 /// routes (the event loop leaves the body out). Runs on the event loop.

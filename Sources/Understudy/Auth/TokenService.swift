@@ -1,3 +1,5 @@
+import UnderstudyJSON
+
 /// Issues and checks DummyJSON's HS256 JSON Web Tokens.
 struct TokenService: Sendable {
     /// Why a token was refused, in jsonwebtoken's words (DummyJSON surfaces them).

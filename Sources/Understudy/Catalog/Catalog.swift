@@ -1,5 +1,6 @@
 import Foundation
 import UnderstudyLocking
+import UnderstudyJSON
 
 /// The data Understudy serves: products, their categories and the users that can log in. Immutable once loaded,
 /// so every server in a process can share one.

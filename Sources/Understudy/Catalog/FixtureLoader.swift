@@ -1,4 +1,5 @@
 import Foundation
+import UnderstudyJSON
 
 /// Reads DummyJSON-format `products.json` and `users.json`, checking every value a route relies on.
 ///

@@ -1,3 +1,5 @@
+import UnderstudyJSON
+
 /// A product ready to serve: its JSON encoded once at start-up, per key, so replies are concatenations.
 struct PreparedProduct: Sendable {
     /// The id as DummyJSON matches it: `String(id)`.

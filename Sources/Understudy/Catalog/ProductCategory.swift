@@ -1,3 +1,5 @@
+import UnderstudyJSON
+
 /// A category as `/products/categories` lists it.
 struct ProductCategory: Sendable, Equatable {
     let slug: String

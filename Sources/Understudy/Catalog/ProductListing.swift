@@ -1,3 +1,5 @@
+import UnderstudyJSON
+
 /// DummyJSON's list pipeline: filter, sort, skip (only when > 0), limit, select; then the list wrapper.
 struct ProductListing {
     let catalog: Catalog

@@ -1,3 +1,5 @@
+import UnderstudyJSON
+
 /// The users that can log in, looked up by username (case-insensitively) and by id.
 struct UserDirectory: Sendable {
     struct User: Sendable {

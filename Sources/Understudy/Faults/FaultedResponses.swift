@@ -1,3 +1,5 @@
+import UnderstudyJSON
+
 /// The replies faults put in place of the routed one, in DummyJSON's words.
 enum FaultedResponses {
     /// The `{"message"}` reply for `status=CODE`.

@@ -1,4 +1,5 @@
 import Foundation
+import UnderstudyJSON
 
 /// A file of fault rules to load at start-up (`understudy --scenario PATH`):
 ///

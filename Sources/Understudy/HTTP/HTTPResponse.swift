@@ -1,3 +1,5 @@
+import UnderstudyJSON
+
 /// A reply to send: status, headers and a body that is either owned bytes or a shared, pre-encoded buffer.
 struct HTTPResponse: Sendable {
     /// What goes after the headers.

@@ -1,4 +1,5 @@
 import Foundation
+import UnderstudyJSON
 
 extension Pipeline {
     /// Decides the reply for a request the fast path did not answer: its fault (header, `_fault` query, or the

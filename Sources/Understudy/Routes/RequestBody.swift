@@ -1,3 +1,5 @@
+import UnderstudyJSON
+
 /// Reads a write request's body into fields, as DummyJSON's JSON, urlencoded and multipart parsers do.
 enum RequestBody {
     /// The body's top-level fields; an empty body has none.

@@ -1,3 +1,5 @@
+import UnderstudyJSON
+
 /// `/auth/…`: login, the current user, refresh, logout, and every resource mounted again behind a token.
 extension Router {
     func authRoute(_ request: HTTPRequest, method: String, _ rest: ArraySlice<String>,

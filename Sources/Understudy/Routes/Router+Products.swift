@@ -1,3 +1,5 @@
+import UnderstudyJSON
+
 /// `/products…`: the catalogue's read routes (cached, pre-encoded) and the simulated writes.
 extension Router {
     /// The fields `POST /products/add`, `PUT` and `PATCH` read from a body and answer with, in DummyJSON's order.

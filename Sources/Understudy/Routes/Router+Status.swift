@@ -1,3 +1,5 @@
+import UnderstudyJSON
+
 /// `/http/{code}/{message?}`: any status on demand, as DummyJSON serves it.
 extension Router {
     func statusRoute(_ request: HTTPRequest, _ segments: [String]) throws(APIError) -> HTTPResponse {

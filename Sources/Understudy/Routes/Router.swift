@@ -1,4 +1,5 @@
 import Foundation
+import UnderstudyJSON
 
 /// Maps a request to DummyJSON's reply: the pipeline every request goes through (trailing-slash redirect, CORS
 /// preflight, query validation, delay), then the route table.

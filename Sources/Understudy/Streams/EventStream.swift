@@ -1,3 +1,5 @@
+import UnderstudyJSON
+
 /// One open `/products/stream`: a timer-driven writer of server-sent events that keeps the SSE rules
 /// (sse.md) and applies the stream faults by event number on this connection.
 final class EventStream {

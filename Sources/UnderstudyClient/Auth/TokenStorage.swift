@@ -29,10 +29,12 @@ public final class InMemoryTokenStorage: TokenStorage {
         self.tokens = Locked(tokens)
     }
 
+    /// The tokens held, nil when none.
     public func load() async throws -> TokenPair? {
         tokens.withLock { $0 }
     }
 
+    /// Replaces the tokens held; nil clears them.
     public func save(_ tokens: TokenPair?) async throws {
         self.tokens.withLock { $0 = tokens }
     }

@@ -8,10 +8,15 @@
 /// store's own, so cancelling whichever request started it affects only that request.
 ///
 /// ```swift
-/// let store = TokenStore(refresher: TokenStore.dummyJSONRefresher())
+/// let store = TokenStore(refresher: { tokens, client in
+///     try await client.send(Endpoint<TokenPair>(path: "auth/refresh", method: .post,
+///                                               body: .json(["refreshToken": tokens.refreshToken]), isReplayable: true))
+/// })
 /// let client = APIClient(baseURL: url, auth: store)
-/// try await LiveAuthService(client: client, tokenStore: store).login(username: "emilys", password: "emilyspass")
 /// ```
+///
+/// `UnderstudyDummyJSON` supplies DummyJSON's refresher (`TokenStore.dummyJSONRefresher()`) and a login service
+/// that fills the store.
 public actor TokenStore: AuthProvider {
     /// Obtains a new pair from the current one, typically by sending the API's refresh request with `client`.
     public typealias Refresher = @Sendable (_ tokens: TokenPair, _ client: APIClient) async throws -> TokenPair
@@ -57,11 +62,13 @@ public actor TokenStore: AuthProvider {
         try? await storage.save(tokens)
     }
 
+    /// The access token to send now, loading saved tokens on first use; nil when there is none.
     public func currentCredential() async -> Credential? {
         await loadIfNeeded()
         return state.credential
     }
 
+    /// A credential newer than `rejected`: the current one if it already is, else one from a single-flight refresh.
     public func refreshedCredential(after rejected: Credential?, using client: APIClient) async throws(APIError) -> Credential {
         await loadIfNeeded()
         let waiter = nextWaiter

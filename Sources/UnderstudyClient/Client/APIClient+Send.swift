@@ -14,7 +14,7 @@ extension APIClient {
     /// - Parameter endpoint: What to send.
     /// - Returns: The decoded response.
     /// - Throws: ``APIError``, carrying the method, URL and attempt count.
-    public func send<E: Endpoint>(_ endpoint: E) async throws(APIError) -> E.Response {
+    public func send<Response>(_ endpoint: Endpoint<Response>) async throws(APIError) -> Response {
         try await sendWithResponse(endpoint).value
     }
 
@@ -23,7 +23,9 @@ extension APIClient {
     /// - Parameter endpoint: What to send.
     /// - Returns: The decoded value with its response.
     /// - Throws: ``APIError``.
-    public func sendWithResponse<E: Endpoint>(_ endpoint: E) async throws(APIError) -> HTTPResponseValue<E.Response> {
+    public func sendWithResponse<Response>(
+        _ endpoint: Endpoint<Response>
+    ) async throws(APIError) -> HTTPResponseValue<Response> {
         let request = try endpoint.makeRequest(baseURL: baseURL, encoder: configuration.encoder)
         let (data, response, attempts) = try await exchange(request, endpoint: endpoint)
         do {
@@ -35,7 +37,7 @@ extension APIClient {
     }
 
     /// The retry and refresh loop around the middleware chain.
-    func exchange(_ base: URLRequest, endpoint: some Endpoint) async throws(APIError) -> (Data, HTTPURLResponse, Int) {
+    func exchange<Response>(_ base: URLRequest, endpoint: Endpoint<Response>) async throws(APIError) -> (Data, HTTPURLResponse, Int) {
         let method = endpoint.method
         let chain = configuration.middleware.chained(around: transport)
         var retry = RetryState(policy: configuration.retryPolicy, isReplayable: endpoint.mayRetry)

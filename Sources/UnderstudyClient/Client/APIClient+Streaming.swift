@@ -20,7 +20,7 @@ extension APIClient {
     /// - Parameter endpoint: What to request; its `Response` type is not used.
     /// - Returns: The response head and the body stream.
     /// - Throws: ``APIError``: the status error (with its body) for a non-2xx reply, or the transport failure.
-    public func stream(_ endpoint: some Endpoint) async throws(APIError) -> StreamedResponse {
+    public func stream<Response>(_ endpoint: Endpoint<Response>) async throws(APIError) -> StreamedResponse {
         let request = try endpoint.makeRequest(baseURL: baseURL, encoder: configuration.encoder)
         return try await stream(request, authenticated: endpoint.requiresAuthentication)
     }

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// A DummyJSON-style API client over one long-lived `URLSession`.
+/// A JSON API client over one long-lived `URLSession`; `UnderstudyDummyJSON` adds DummyJSON's endpoints and models.
 ///
 /// The client owns its session: it is created from the `URLSessionConfiguration` you pass, with the client's
 /// session-level delegate, because on Linux that delegate is the only way to stream a body (`bytes(for:)` does
@@ -11,7 +11,7 @@ import FoundationNetworking
 ///
 /// ```swift
 /// let client = APIClient(baseURL: URL(string: "http://127.0.0.1:8080")!)
-/// let page = try await client.send(ProductEndpoints.list(limit: 10))
+/// let page = try await client.send(Endpoint<Page>(path: "products", queryItems: [.init(name: "limit", value: "10")]))
 /// ```
 ///
 /// Every call throws only ``APIError`` (typed throws), so `catch` blocks get the classification directly.
@@ -32,15 +32,25 @@ public final class APIClient: Sendable {
         public var retryPolicy: RetryPolicy
         /// Supplies and refreshes the bearer token; nil sends no token.
         public var auth: (any AuthProvider)?
-        /// Waits between attempts; inject ``Sleeper/immediate`` in tests.
-        public var sleeper: Sleeper
-        /// Jitter for backoff; inject ``RandomSource/constant(_:)`` in tests.
-        public var random: RandomSource
+        // Test hooks, settable only from this package's tests: the waits, the jitter and the wall clock.
+        /// Waits between attempts; ``Sleeper/immediate`` in tests.
+        package var sleeper: Sleeper = .continuous
+        /// Jitter for backoff; ``RandomSource/constant(_:)`` in tests.
+        package var random: RandomSource = .system
         /// The wall clock, for Retry-After dates.
-        public var now: @Sendable () -> Date
+        package var now: @Sendable () -> Date = { Date() }
 
         /// Creates a configuration with the defaults: an ephemeral session with a 30-second inactivity timeout,
         /// plain JSON coders, no middleware, ``RetryPolicy/standard`` and no authentication.
+        ///
+        /// - Parameters:
+        ///   - baseURL: The absolute `http(s)` base URL.
+        ///   - sessionConfiguration: The session settings.
+        ///   - decoder: Decodes response bodies.
+        ///   - encoder: Encodes JSON request bodies.
+        ///   - middleware: The middleware, outermost first.
+        ///   - retryPolicy: When to retry.
+        ///   - auth: The token provider, nil for none.
         public init(
             baseURL: URL,
             sessionConfiguration: URLSessionConfiguration = Configuration.defaultSessionConfiguration(),
@@ -48,10 +58,7 @@ public final class APIClient: Sendable {
             encoder: JSONEncoder = JSONEncoder(),
             middleware: [any Middleware] = [],
             retryPolicy: RetryPolicy = .standard,
-            auth: (any AuthProvider)? = nil,
-            sleeper: Sleeper = .continuous,
-            random: RandomSource = .system,
-            now: @escaping @Sendable () -> Date = { Date() }
+            auth: (any AuthProvider)? = nil
         ) {
             self.baseURL = baseURL
             self.sessionConfiguration = sessionConfiguration
@@ -60,6 +67,23 @@ public final class APIClient: Sendable {
             self.middleware = middleware
             self.retryPolicy = retryPolicy
             self.auth = auth
+        }
+
+        /// The public initializer plus the test hooks, for this package's tests.
+        package init(
+            baseURL: URL,
+            sessionConfiguration: URLSessionConfiguration = Configuration.defaultSessionConfiguration(),
+            decoder: JSONDecoder = JSONDecoder(),
+            encoder: JSONEncoder = JSONEncoder(),
+            middleware: [any Middleware] = [],
+            retryPolicy: RetryPolicy = .standard,
+            auth: (any AuthProvider)? = nil,
+            sleeper: Sleeper,
+            random: RandomSource = .system,
+            now: @escaping @Sendable () -> Date = { Date() }
+        ) {
+            self.init(baseURL: baseURL, sessionConfiguration: sessionConfiguration, decoder: decoder, encoder: encoder,
+                      middleware: middleware, retryPolicy: retryPolicy, auth: auth)
             self.sleeper = sleeper
             self.random = random
             self.now = now

@@ -5,73 +5,74 @@ import FoundationNetworking
 
 /// One API operation: where it lives, how to call it and what it answers with.
 ///
-/// Conformers usually supply only ``path`` (and ``method``, ``queryItems``, ``body`` when they differ from the
-/// defaults); building the `URLRequest` and decoding the reply have default implementations.
+/// A value, not a protocol: an API's endpoints are static functions returning `Endpoint`s, and a caller adjusts one
+/// (an extra header, a fault to inject) by changing a copy.
 ///
 /// ```swift
-/// struct ProductByID: Endpoint {
-///     typealias Response = Product
-///     let id: Int
-///     var path: String { "products/\(id)" }
+/// extension Endpoint where Response == Product {
+///     static func product(id: Int) -> Self { Endpoint(path: "products/\(id)") }
 /// }
-/// let product = try await client.send(ProductByID(id: 1))
+/// var request = Endpoint<Product>.product(id: 1)
+/// request.headers["X-Understudy-Fault"] = "status=503"
+/// let product = try await client.send(request)
 /// ```
-public protocol Endpoint: Sendable {
-    /// The decoded type of a successful reply.
-    associatedtype Response: Decodable & Sendable
-
+public struct Endpoint<Response: Decodable & Sendable>: Sendable {
     /// The path relative to the client's base URL, with or without a leading slash.
-    var path: String { get }
+    public var path: String
     /// The HTTP method; `GET` by default.
-    var method: HTTPMethod { get }
-    /// Query parameters, appended after any the base URL already has; none by default.
-    var queryItems: [URLQueryItem] { get }
-    /// Extra header fields; none by default.
-    var headers: [String: String] { get }
-    /// The body; none by default.
-    var body: RequestBody? { get }
-    /// Whether the request carries the bearer token and may trigger a refresh on 401; `false` by default.
-    var requiresAuthentication: Bool { get }
-    /// Whether a non-idempotent method (POST, PATCH) is still safe to send twice; `false` by default.
-    var isReplayable: Bool { get }
+    public var method: HTTPMethod
+    /// Query parameters, appended after any the base URL already has.
+    public var queryItems: [URLQueryItem]
+    /// Extra header fields, e.g. `X-Understudy-Fault`; they win over the client's defaults.
+    public var headers: [String: String]
+    /// The body, encoded when the request is built.
+    public var body: RequestBody?
+    /// Whether the request carries the bearer token and may trigger a refresh on 401.
+    public var requiresAuthentication: Bool
+    /// Whether a non-idempotent method (POST, PATCH) is still safe to send twice.
+    public var isReplayable: Bool
 
-    /// Builds the request for a base URL; the default never force-unwraps, a bad URL is an error.
+    /// Creates an endpoint; only `path` is required.
     ///
     /// - Parameters:
-    ///   - baseURL: An absolute `http` or `https` URL.
-    ///   - encoder: The encoder for JSON bodies.
-    /// - Returns: The request, without authentication (the client adds that).
-    /// - Throws: ``APIError/Kind/invalidURL`` or ``APIError/Kind/encodingFailed``.
-    func makeRequest(baseURL: URL, encoder: JSONEncoder) throws(APIError) -> URLRequest
+    ///   - path: The path relative to the base URL.
+    ///   - method: The HTTP method.
+    ///   - queryItems: The query parameters, in order.
+    ///   - headers: Extra header fields.
+    ///   - body: The body.
+    ///   - requiresAuthentication: Whether to send the bearer token.
+    ///   - isReplayable: Whether a POST or PATCH may be retried.
+    public init(
+        path: String,
+        method: HTTPMethod = .get,
+        queryItems: [URLQueryItem] = [],
+        headers: [String: String] = [:],
+        body: RequestBody? = nil,
+        requiresAuthentication: Bool = false,
+        isReplayable: Bool = false
+    ) {
+        self.path = path
+        self.method = method
+        self.queryItems = queryItems
+        self.headers = headers
+        self.body = body
+        self.requiresAuthentication = requiresAuthentication
+        self.isReplayable = isReplayable
+    }
 
-    /// Decodes a successful reply's body.
+    /// The same request, decoding its reply into another type.
     ///
-    /// - Parameters:
-    ///   - data: The body.
-    ///   - decoder: The client's decoder.
-    /// - Returns: The decoded value.
-    /// - Throws: ``APIError/Kind/decodingFailed`` naming the type and field.
-    func decode(_ data: Data, decoder: JSONDecoder) throws(APIError) -> Response
-}
-
-extension Endpoint {
-    /// `GET`.
-    public var method: HTTPMethod { .get }
-    /// No query parameters.
-    public var queryItems: [URLQueryItem] { [] }
-    /// No extra headers.
-    public var headers: [String: String] { [:] }
-    /// No body.
-    public var body: RequestBody? { nil }
-    /// Public: no token needed.
-    public var requiresAuthentication: Bool { false }
-    /// Not replayable unless the method is idempotent.
-    public var isReplayable: Bool { false }
+    /// - Parameter type: The type to decode.
+    /// - Returns: A copy with every other setting kept.
+    public func decoding<Other: Decodable & Sendable>(_ type: Other.Type) -> Endpoint<Other> {
+        Endpoint<Other>(path: path, method: method, queryItems: queryItems, headers: headers, body: body,
+                        requiresAuthentication: requiresAuthentication, isReplayable: isReplayable)
+    }
 
     /// Whether the client may send the request again after a transient failure.
-    public var mayRetry: Bool { method.isIdempotent || isReplayable }
+    var mayRetry: Bool { method.isIdempotent || isReplayable }
 
-    /// Builds the request with a default `JSONEncoder`.
+    /// Builds the request with a default `JSONEncoder`, as the client would send it before authentication.
     ///
     /// - Parameter baseURL: An absolute `http` or `https` URL.
     /// - Returns: The request.
@@ -81,7 +82,14 @@ extension Endpoint {
     }
 
     /// Joins the base URL, path and query, sets the method and headers (`Accept: application/json` unless given)
-    /// and encodes the body, setting its content type unless the headers name one.
+    /// and encodes the body, setting its content type unless the headers name one. Never force-unwraps: a bad URL
+    /// is an error.
+    ///
+    /// - Parameters:
+    ///   - baseURL: An absolute `http` or `https` URL.
+    ///   - encoder: The encoder for JSON bodies.
+    /// - Returns: The request, without authentication (the client adds that).
+    /// - Throws: ``APIError/Kind/invalidURL`` or ``APIError/Kind/encodingFailed``.
     public func makeRequest(baseURL: URL, encoder: JSONEncoder) throws(APIError) -> URLRequest {
         let url = try URLBuilder.url(baseURL: baseURL, path: path, queryItems: queryItems)
         var request = URLRequest(url: url)
@@ -108,8 +116,10 @@ extension Endpoint {
         return request
     }
 
-    /// Decodes JSON with the client's decoder; ``EmptyResponse`` needs no body at all.
-    public func decode(_ data: Data, decoder: JSONDecoder) throws(APIError) -> Response {
+    /// Decodes a successful reply's JSON with the client's decoder; ``EmptyResponse`` needs no body at all.
+    ///
+    /// - Throws: ``APIError/Kind/decodingFailed`` naming the type and field.
+    func decode(_ data: Data, decoder: JSONDecoder) throws(APIError) -> Response {
         if Response.self == EmptyResponse.self, let empty = EmptyResponse() as? Response {
             return empty
         }

@@ -1,11 +1,11 @@
 import Foundation
 
-/// The one error every `UnderstudyClient` call throws: a closed classification plus the context to act on it.
+/// The one error every `UnderstudyClient` call throws: a small classification plus the context to act on it.
 ///
-/// The classification is the public ``Kind`` enum, so callers can `switch` over it exhaustively; the context
-/// (status, headers, body, server message, Retry-After, the request and the attempt count) sits on the struct
-/// beside it rather than in associated values, so a new piece of context never breaks a `switch`.
-/// The package makes no ABI promise, so adding a kind later is an accepted source break.
+/// The classification is ``Kind``, a struct with static members (`.unauthorized`, `.timedOut`…) that `==` and
+/// `switch` match like enum cases, so a kind can be added without breaking callers (a `switch` needs a
+/// `default`). The context (status, headers, body, server message, Retry-After, the request and the attempt
+/// count) sits on the error beside it rather than in associated values, so new context never breaks a caller.
 ///
 /// ```swift
 /// do {
@@ -17,36 +17,6 @@ import Foundation
 /// }
 /// ```
 public struct APIError: Error, Sendable, CustomStringConvertible {
-    /// What went wrong, as a closed set of cases.
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
-        /// The endpoint's path, query or base URL did not make a valid HTTP(S) URL.
-        case invalidURL
-        /// The request body could not be encoded.
-        case encodingFailed
-        /// The reply was not an HTTP response, or could not be read as one.
-        case invalidResponse
-        /// A status outside 2xx that no more specific kind covers (400, 403, 404, 408, 409, 422…).
-        case httpStatus
-        /// 401: the token is missing, expired or rejected, and a refresh (if any) did not help.
-        case unauthorized
-        /// 429: the server asked the client to slow down; see ``APIError/retryAfter``.
-        case rateLimited
-        /// A 5xx status.
-        case serverError
-        /// A 2xx body did not decode into the expected type; see ``APIError/decoding``.
-        case decodingFailed
-        /// The host could not be reached at all (offline, refused, DNS failure).
-        case noConnection
-        /// The server went quiet for longer than the timeout.
-        case timedOut
-        /// The connection dropped mid-exchange, including a body cut short of its Content-Length.
-        case connectionLost
-        /// The caller cancelled: `CancellationError` or `URLError.cancelled`.
-        case cancelled
-        /// Any other transport failure (TLS, redirects, file access for uploads…); see ``APIError/underlying``.
-        case transportFailed
-    }
-
     /// Where in a body decoding failed.
     public struct DecodingContext: Sendable, CustomStringConvertible {
         /// The type being decoded, e.g. `"Product"`.
@@ -88,6 +58,10 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
     public var urlErrorCode: Int?
 
     /// Creates an error of the given kind with no context.
+    ///
+    /// - Parameters:
+    ///   - kind: The classification.
+    ///   - underlying: A description of the error this one stands for.
     public init(_ kind: Kind, underlying: String? = nil) {
         self.kind = kind
         self.underlying = underlying
@@ -106,7 +80,7 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         var parts: [String] = []
         if let method, let url { parts.append("\(method) \(url.absoluteString)") }
-        var what = kind.rawValue
+        var what = kind.description
         if let status { what += " \(status)" }
         parts.append(what)
         if let serverMessage { parts.append("\"\(serverMessage)\"") }

@@ -13,6 +13,7 @@ public struct HeadersMiddleware: Middleware {
         self.headers = headers
     }
 
+    /// Adds the fields the request does not set, then passes it on.
     public func intercept(_ request: URLRequest, next: MiddlewareNext) async throws -> (Data, HTTPURLResponse) {
         var request = request
         for (name, value) in headers where request.value(forHTTPHeaderField: name) == nil {

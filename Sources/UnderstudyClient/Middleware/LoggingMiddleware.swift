@@ -15,6 +15,7 @@ public struct LoggingMiddleware: Middleware {
         self.log = log
     }
 
+    /// Logs the request, passes it on, and logs the status or the failure with the time taken.
     public func intercept(_ request: URLRequest, next: MiddlewareNext) async throws -> (Data, HTTPURLResponse) {
         let start = ContinuousClock.now
         let label = "\(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "?")"

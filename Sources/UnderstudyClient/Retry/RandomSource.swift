@@ -1,22 +1,22 @@
 /// Where jitter comes from: a function returning a value in `0..<1`. Tests inject a fixed one.
-public struct RandomSource: Sendable {
+package struct RandomSource: Sendable {
     private let body: @Sendable () -> Double
 
     /// Creates a source from a function returning values in `0..<1`.
-    public init(_ body: @escaping @Sendable () -> Double) {
+    package init(_ body: @escaping @Sendable () -> Double) {
         self.body = body
     }
 
     /// The next value in `0..<1`.
-    public func next() -> Double {
+    package func next() -> Double {
         body()
     }
 
     /// The system generator.
-    public static let system = RandomSource { Double.random(in: 0..<1) }
+    package static let system = RandomSource { Double.random(in: 0..<1) }
 
     /// Always the same value; for tests.
-    public static func constant(_ value: Double) -> RandomSource {
+    package static func constant(_ value: Double) -> RandomSource {
         RandomSource { value }
     }
 }

@@ -12,18 +12,18 @@ import Foundation
 /// case .fail(let error): throw error
 /// }
 /// ```
-public struct RetryState: Sendable {
+package struct RetryState: Sendable {
     /// One failed attempt, with the time and randomness the decision may need.
-    public struct Outcome: Sendable {
+    package struct Outcome: Sendable {
         /// The classified failure.
-        public var error: APIError
+        package var error: APIError
         /// The current time, to turn a Retry-After date into a wait.
-        public var now: Date
+        package var now: Date
         /// A random value in `0..<1` for the jitter.
-        public var unit: Double
+        package var unit: Double
 
         /// Creates an outcome.
-        public init(error: APIError, now: Date, unit: Double) {
+        package init(error: APIError, now: Date, unit: Double) {
             self.error = error
             self.now = now
             self.unit = unit
@@ -31,18 +31,18 @@ public struct RetryState: Sendable {
     }
 
     /// The settings.
-    public let policy: RetryPolicy
+    package let policy: RetryPolicy
     /// Whether the request may be sent twice: an idempotent method or an endpoint marked replayable.
-    public let isReplayable: Bool
+    package let isReplayable: Bool
     /// Sends made so far (the one that just failed included).
-    public private(set) var attempts = 1
+    package private(set) var attempts = 1
 
     /// Starts the state for a request whose first attempt is under way.
     ///
     /// - Parameters:
     ///   - policy: The retry settings.
     ///   - isReplayable: `false` for POST/PATCH not marked replayable; they are never retried.
-    public init(policy: RetryPolicy, isReplayable: Bool) {
+    package init(policy: RetryPolicy, isReplayable: Bool) {
         self.policy = policy
         self.isReplayable = isReplayable
     }
@@ -51,7 +51,7 @@ public struct RetryState: Sendable {
     ///
     /// - Parameter outcome: The failure, the time and a random unit.
     /// - Returns: `.retry(after:)` with the wait, or `.fail` with the error to throw.
-    public mutating func next(after outcome: Outcome) -> RetryAction {
+    package mutating func next(after outcome: Outcome) -> RetryAction {
         let error = outcome.error
         guard isReplayable, policy.isRetryable(error), attempts < policy.maximumAttempts else {
             return .fail(error)

@@ -1,26 +1,26 @@
 /// How the client waits between attempts; tests inject one that returns at once.
-public struct Sleeper: Sendable {
+package struct Sleeper: Sendable {
     private let body: @Sendable (Duration) async throws -> Void
 
     /// Creates a sleeper from a function that waits for a duration and throws if cancelled.
-    public init(_ body: @escaping @Sendable (Duration) async throws -> Void) {
+    package init(_ body: @escaping @Sendable (Duration) async throws -> Void) {
         self.body = body
     }
 
     /// Waits, throwing `CancellationError` if the task is cancelled meanwhile.
     ///
     /// - Parameter duration: How long to wait.
-    public func sleep(for duration: Duration) async throws {
+    package func sleep(for duration: Duration) async throws {
         try await body(duration)
     }
 
     /// `Task.sleep(for:)` on the continuous clock.
-    public static let continuous = Sleeper { duration in
+    package static let continuous = Sleeper { duration in
         try await Task.sleep(for: duration)
     }
 
     /// Returns at once, still honouring cancellation; for tests.
-    public static let immediate = Sleeper { _ in
+    package static let immediate = Sleeper { _ in
         try Task.checkCancellation()
     }
 }

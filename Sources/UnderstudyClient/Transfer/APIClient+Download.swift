@@ -16,7 +16,7 @@ extension APIClient {
     ///   - endpoint: What to download; its `Response` type is not used.
     ///   - destination: The file URL to move the download to.
     /// - Returns: The transfer, already started; its value is `destination`.
-    public func download(_ endpoint: some Endpoint, to destination: URL) -> Transfer<URL> {
+    public func download<Response>(_ endpoint: Endpoint<Response>, to destination: URL) -> Transfer<URL> {
         let (progress, reporter) = AsyncStream<TransferProgress>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let request = Result { () throws(APIError) -> URLRequest in
             try endpoint.makeRequest(baseURL: baseURL, encoder: configuration.encoder)

@@ -15,8 +15,8 @@ extension APIClient {
     ///   - source: The bytes or file to send.
     ///   - contentType: The body's media type, e.g. `application/json`.
     /// - Returns: The transfer, already started; its value is the decoded reply.
-    public func upload<E: Endpoint>(_ endpoint: E, from source: UploadSource,
-                                    contentType: String? = nil) -> Transfer<E.Response> {
+    public func upload<Response>(_ endpoint: Endpoint<Response>, from source: UploadSource,
+                                 contentType: String? = nil) -> Transfer<Response> {
         let (progress, reporter) = AsyncStream<TransferProgress>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let built = Result { () throws(APIError) -> URLRequest in
             var request = try endpoint.makeRequest(baseURL: baseURL, encoder: configuration.encoder)
@@ -29,7 +29,7 @@ extension APIClient {
             return request
         }
         let decoder = configuration.decoder
-        let task = Task { [self] () throws -> E.Response in
+        let task = Task { [self] () throws -> Response in
             defer { reporter.finish() }
             var request = try built.get()
             if endpoint.requiresAuthentication, let credential = await configuration.auth?.currentCredential() {

@@ -1,7 +1,7 @@
 /// A download or upload under way: its progress as an `AsyncSequence`, and its result.
 ///
 /// ```swift
-/// let transfer = client.download(APIRequest<EmptyResponse>(path: "big.bin"), to: destination)
+/// let transfer = client.download(Endpoint<EmptyResponse>(path: "big.bin"), to: destination)
 /// Task { for await step in transfer.progress { print(step.fractionCompleted ?? 0) } }
 /// let file = try await transfer.value()
 /// ```

@@ -5,6 +5,7 @@ import FoundationNetworking
 import Testing
 import Understudy
 import UnderstudyClient
+import UnderstudyDummyJSON
 
 /// A 401 on an authenticated endpoint leads to exactly one refresh, shared by every request that hit it.
 @Suite(.timeLimit(.minutes(1))) struct TokenRefreshTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Understudy
 import UnderstudyClient
+import UnderstudyDummyJSON
 
 /// 4xx replies are the caller's mistake: one attempt, the server's own message surfaced.
 @Suite(.timeLimit(.minutes(1))) struct ClientErrorStatusTests {
@@ -25,7 +26,7 @@ import UnderstudyClient
 
     @Test func invalidLimitIs400WithTheServerMessage() async throws {
         try await withHarness { h in
-            let request = APIRequest<ProductList>(path: "products", queryItems: [URLQueryItem(name: "limit", value: "abc")])
+            let request = Endpoint<ProductList>(path: "products", queryItems: [URLQueryItem(name: "limit", value: "abc")])
             let error = await #expect(throws: APIError.self) {
                 try await h.client.send(request)
             }

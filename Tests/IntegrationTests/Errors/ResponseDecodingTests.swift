@@ -5,6 +5,7 @@ import FoundationNetworking
 import Testing
 import Understudy
 import UnderstudyClient
+import UnderstudyDummyJSON
 
 /// A 2xx is only a success if its body decodes; a body that does not is final (never retried).
 @Suite(.timeLimit(.minutes(1))) struct ResponseDecodingTests {

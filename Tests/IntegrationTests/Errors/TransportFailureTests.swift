@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Understudy
 import UnderstudyClient
+import UnderstudyDummyJSON
 
 /// Failures below HTTP: each is classified, and the transient ones are retried within the bound (GET).
 @Suite(.timeLimit(.minutes(1))) struct TransportFailureTests {

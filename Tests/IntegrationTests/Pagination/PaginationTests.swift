@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Understudy
 import UnderstudyClient
+import UnderstudyDummyJSON
 
 /// Paging through the whole catalogue, one request per page, stopping at `total` or on cancellation.
 @Suite(.timeLimit(.minutes(1))) struct PaginationTests {

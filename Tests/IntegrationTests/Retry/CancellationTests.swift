@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Understudy
 import UnderstudyClient
+import UnderstudyDummyJSON
 import UnderstudyLocking
 
 /// Cancelling the calling task ends the request at once as `.cancelled`, and nothing more reaches the server.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Understudy
 import UnderstudyClient
+import UnderstudyDummyJSON
 
 /// Transient statuses are retried within the bound, honouring Retry-After; non-idempotent requests never are.
 @Suite(.timeLimit(.minutes(1))) struct RetryTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Understudy
 import UnderstudyClient
+import UnderstudyDummyJSON
 
 /// Server-sent events over a real socket: order, resumption with Last-Event-ID, `retry:`, 204 and idle timeouts.
 @Suite(.timeLimit(.minutes(1))) struct EventSourceTests {

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Understudy
 import UnderstudyClient
+import UnderstudyDummyJSON
 
 /// A real client pointed at an in-process server, with a session of its own, for a single test.
 ///

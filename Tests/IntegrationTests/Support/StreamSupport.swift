@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 import UnderstudyClient
+import UnderstudyDummyJSON
 
 /// `GET /products/stream` with the given query parameters.
-func productStream(_ parameters: KeyValuePairs<String, Int>) -> APIRequest<EmptyResponse> {
-    APIRequest(path: "products/stream", queryItems: parameters.map { URLQueryItem(name: $0.key, value: String($0.value)) })
+func productStream(_ parameters: KeyValuePairs<String, Int>) -> Endpoint<EmptyResponse> {
+    Endpoint(path: "products/stream", queryItems: parameters.map { URLQueryItem(name: $0.key, value: String($0.value)) })
 }
 
 /// One event as the test received it, with when it arrived.

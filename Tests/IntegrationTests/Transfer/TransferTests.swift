@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Understudy
 import UnderstudyClient
+import UnderstudyDummyJSON
 
 /// Downloads to a file and uploads from one, through the client's session delegate.
 @Suite(.timeLimit(.minutes(1))) struct TransferTests {
@@ -53,7 +54,7 @@ import UnderstudyClient
             let body = try JSONEncoder().encode(draft)
             try body.write(to: source)
 
-            let endpoint = APIRequest<ProductUpdate>(path: "products/add", method: .post)
+            let endpoint = Endpoint<ProductUpdate>(path: "products/add", method: .post)
             let transfer = h.client.upload(endpoint, from: .file(source), contentType: "application/json")
             let created = try await transfer.value()
             var last: TransferProgress?

@@ -1,8 +1,10 @@
 import Foundation
 import Testing
 @testable import Understudy
+import UnderstudyJSON
 
-/// One golden case of `fixtures/contracts/` (format: its README), and how to put it on the wire and read the reply.
+/// One golden case of `Sources/UnderstudyTesting/Resources/contracts/` (format: `fixtures/contracts/README.md`),
+/// and how to put it on the wire and read the reply.
 struct ContractCase: CustomTestStringConvertible, Sendable {
     let name: String
     let document: JSONObject

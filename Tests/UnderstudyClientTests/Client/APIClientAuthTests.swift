@@ -1,13 +1,19 @@
 import Foundation
 import Testing
 @testable import UnderstudyClient
+import UnderstudyTesting
 
 @Suite struct APIClientAuthTests {
-    private let protected = APIRequest<Item>(path: "auth/items/1", requiresAuthentication: true)
+    private let protected = Endpoint<Item>(path: "auth/items/1", requiresAuthentication: true)
     private let refreshed = #"{"accessToken":"a2","refreshToken":"r2"}"#
 
     private func store(_ tokens: TokenPair? = TokenPair(accessToken: "a1", refreshToken: "r1")) async -> TokenStore {
-        let store = TokenStore(refresher: TokenStore.dummyJSONRefresher())
+        // A refresher of the test's own: the client library knows no API's refresh request.
+        let store = TokenStore(refresher: { tokens, client in
+            try await client.send(Endpoint<TokenPair>(path: "auth/refresh", method: .post,
+                                                        body: .json(["refreshToken": tokens.refreshToken ?? ""]),
+                                                        isReplayable: true))
+        })
         await store.setTokens(tokens)
         return store
     }
@@ -15,14 +21,14 @@ import Testing
     @Test func noTokenMeansNoAuthorizationHeader() async throws {
         let host = StubHost([.json(#"{"id":1,"title":"a"}"#)])
         let client = Fixtures.client(host, auth: await store(nil))
-        _ = try await client.send(APIRequest<Item>(path: "items/1", requiresAuthentication: true))
+        _ = try await client.send(Endpoint<Item>(path: "items/1", requiresAuthentication: true))
         #expect(host.requests.first?.header("Authorization") == nil)
     }
 
     @Test func publicEndpointsDoNotCarryTheToken() async throws {
         let host = StubHost([.json(#"{"id":1,"title":"a"}"#)])
         let client = Fixtures.client(host, auth: await store())
-        _ = try await client.send(APIRequest<Item>(path: "items/1"))
+        _ = try await client.send(Endpoint<Item>(path: "items/1"))
         #expect(host.requests.first?.header("Authorization") == nil)
     }
 

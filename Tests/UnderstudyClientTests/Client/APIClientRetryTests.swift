@@ -5,6 +5,7 @@ import FoundationNetworking
 import UnderstudyLocking
 import Testing
 @testable import UnderstudyClient
+import UnderstudyTesting
 
 /// Remembers every wait instead of waiting.
 final class RecordingSleeper: Sendable {
@@ -42,7 +43,7 @@ final class RecordingLog: Sendable {
 }
 
 @Suite struct APIClientRetryTests {
-    private let item = APIRequest<Item>(path: "items/1")
+    private let item = Endpoint<Item>(path: "items/1")
     private let ok = StubResponse.json(#"{"id":1,"title":"a"}"#)
 
     @Test func backoffWaitsAreJitteredAndCounted() async throws {
@@ -79,7 +80,7 @@ final class RecordingLog: Sendable {
         let host = StubHost([.truncated(#"{"id":1,"#, missing: 12)])
         let client = Fixtures.client(host)
         let error = await #expect(throws: APIError.self) {
-            try await client.send(APIRequest<Item>(path: "items", method: .post))
+            try await client.send(Endpoint<Item>(path: "items", method: .post))
         }
         #expect(error?.kind == .connectionLost)
         #expect(error?.underlying?.contains("transfer closed") == true)
@@ -109,7 +110,7 @@ final class RecordingLog: Sendable {
     @Test func replayablePostIsRetried() async throws {
         let host = StubHost([.status(503), ok])
         let client = Fixtures.client(host)
-        let request = APIRequest<Item>(path: "items", method: .post, body: .json(["a": 1]), isReplayable: true)
+        let request = Endpoint<Item>(path: "items", method: .post, body: .json(["a": 1]), isReplayable: true)
         #expect(try await client.send(request).id == 1)
         #expect(host.requests.count == 2)
     }

@@ -4,10 +4,11 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import UnderstudyClient
+import UnderstudyTesting
 
 @Suite struct APIClientTests {
-    private func item(_ id: Int = 1) -> APIRequest<Item> {
-        APIRequest(path: "items/\(id)")
+    private func item(_ id: Int = 1) -> Endpoint<Item> {
+        Endpoint(path: "items/\(id)")
     }
 
     @Test func decodesSuccess() async throws {
@@ -42,7 +43,7 @@ import Testing
     @Test func postIsNotRetried() async throws {
         let host = StubHost([.status(503), .json(#"{"id":1,"title":"Lamp"}"#)])
         let client = Fixtures.client(host)
-        let request = APIRequest<Item>(path: "items", method: .post, body: .json(["title": "Lamp"]))
+        let request = Endpoint<Item>(path: "items", method: .post, body: .json(["title": "Lamp"]))
         let error = await #expect(throws: APIError.self) { try await client.send(request) }
         #expect(error?.kind == .serverError)
         #expect(error?.status == 503)

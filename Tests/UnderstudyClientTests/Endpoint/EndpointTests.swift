@@ -6,10 +6,9 @@ import Testing
 @testable import UnderstudyClient
 
 @Suite struct EndpointTests {
-    private struct ByID: Endpoint {
-        typealias Response = Item
-        let id: Int
-        var path: String { "/items/\(id)" }
+    /// An API's endpoint as a static function, the way an app declares its own.
+    private static func byID(_ id: Int) -> Endpoint<Item> {
+        Endpoint(path: "/items/\(id)")
     }
 
     private func url(_ text: String) throws -> URL {
@@ -17,7 +16,7 @@ import Testing
     }
 
     @Test func defaultsBuildAGetWithAcceptJSON() throws {
-        let request = try ByID(id: 3).makeRequest(baseURL: url("http://h.test"))
+        let request = try Self.byID(3).makeRequest(baseURL: url("http://h.test"))
         #expect(request.url?.absoluteString == "http://h.test/items/3")
         #expect(request.httpMethod == "GET")
         #expect(request.value(forHTTPHeaderField: "Accept") == "application/json")
@@ -34,35 +33,35 @@ import Testing
     ])
     func joinsBaseAndPath(base: String, path: String, expected: String) throws {
         let query = base.contains("?") ? [URLQueryItem(name: "q", value: "1")] : []
-        let request = try APIRequest<Item>(path: path, queryItems: query).makeRequest(baseURL: url(base))
+        let request = try Endpoint<Item>(path: path, queryItems: query).makeRequest(baseURL: url(base))
         #expect(request.url?.absoluteString == expected)
     }
 
     @Test(arguments: ["ftp://h.test", "file:///tmp", "mailto:someone@h.test", "/relative", "http://"])
     func badBaseURLIsAnError(base: String) throws {
-        let error = #expect(throws: APIError.self) { try ByID(id: 1).makeRequest(baseURL: try url(base)) }
+        let error = #expect(throws: APIError.self) { try Self.byID(1).makeRequest(baseURL: try url(base)) }
         #expect(error?.kind == .invalidURL)
     }
 
     @Test func queryValuesAreEscaped() throws {
-        let request = try APIRequest<Item>(path: "s", queryItems: [URLQueryItem(name: "q", value: "a+b=c&d é")])
+        let request = try Endpoint<Item>(path: "s", queryItems: [URLQueryItem(name: "q", value: "a+b=c&d é")])
             .makeRequest(baseURL: url("http://h.test"))
         #expect(request.url?.query == "q=a%2Bb%3Dc%26d%20%C3%A9")
     }
 
     @Test func jsonBodySetsContentTypeUnlessGiven() throws {
-        let plain = try APIRequest<Item>(path: "p", method: .post, body: .json(["a": 1]))
+        let plain = try Endpoint<Item>(path: "p", method: .post, body: .json(["a": 1]))
             .makeRequest(baseURL: url("http://h.test"))
         #expect(plain.value(forHTTPHeaderField: "Content-Type") == "application/json")
         #expect(plain.httpBody == Data(#"{"a":1}"#.utf8))
-        let custom = try APIRequest<Item>(path: "p", method: .post, headers: ["Content-Type": "application/vnd+json"],
+        let custom = try Endpoint<Item>(path: "p", method: .post, headers: ["Content-Type": "application/vnd+json"],
                                           body: .json(["a": 1])).makeRequest(baseURL: url("http://h.test"))
         #expect(custom.value(forHTTPHeaderField: "Content-Type") == "application/vnd+json")
     }
 
     @Test func unencodableBodyIsAnEncodingError() throws {
         let error = #expect(throws: APIError.self) {
-            try APIRequest<Item>(path: "p", method: .post, body: .json(["x": Double.nan])).makeRequest(baseURL: try url("http://h.test"))
+            try Endpoint<Item>(path: "p", method: .post, body: .json(["x": Double.nan])).makeRequest(baseURL: try url("http://h.test"))
         }
         #expect(error?.kind == .encodingFailed)
     }
@@ -73,12 +72,12 @@ import Testing
     ])
     func idempotency(method: HTTPMethod, idempotent: Bool) {
         #expect(method.isIdempotent == idempotent)
-        #expect(APIRequest<Item>(path: "p", method: method).mayRetry == idempotent)
-        #expect(APIRequest<Item>(path: "p", method: method, isReplayable: true).mayRetry)
+        #expect(Endpoint<Item>(path: "p", method: method).mayRetry == idempotent)
+        #expect(Endpoint<Item>(path: "p", method: method, isReplayable: true).mayRetry)
     }
 
     @Test func tokenOnlyWhenNonEmpty() throws {
-        let request = try ByID(id: 1).makeRequest(baseURL: url("http://h.test"))
+        let request = try Self.byID(1).makeRequest(baseURL: url("http://h.test"))
         #expect(APIClient.authorize(request, with: nil).value(forHTTPHeaderField: "Authorization") == nil)
         #expect(APIClient.authorize(request, with: Credential(token: "", version: 0))
             .value(forHTTPHeaderField: "Authorization") == nil)
@@ -87,7 +86,7 @@ import Testing
     }
 
     @Test func emptyResponseDecodesFromNothing() throws {
-        let value = try APIRequest<EmptyResponse>(path: "x").decode(Data(), decoder: JSONDecoder())
+        let value = try Endpoint<EmptyResponse>(path: "x").decode(Data(), decoder: JSONDecoder())
         #expect(value == EmptyResponse())
     }
 }

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 @testable import UnderstudyClient
+import UnderstudyTesting
 
 @Suite struct EventSourceTests {
-    private let endpoint = APIRequest<EmptyResponse>(path: "stream")
+    private let endpoint = Endpoint<EmptyResponse>(path: "stream")
 
     @Test func reconnectsWithLastEventIDAndStopsOn204() async throws {
         let host = StubHost([
@@ -51,7 +52,7 @@ import Testing
         let store = TokenStore { _, _ in TokenPair(accessToken: "a2", refreshToken: "r2") }
         await store.setTokens(TokenPair(accessToken: "a1", refreshToken: "r1"))
         let client = Fixtures.client(host, auth: store)
-        let secured = APIRequest<EmptyResponse>(path: "stream", requiresAuthentication: true)
+        let secured = Endpoint<EmptyResponse>(path: "stream", requiresAuthentication: true)
         var received: [String] = []
         for try await event in client.events(secured) { received.append(event.data) }
         #expect(received == ["a"])

@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 @testable import UnderstudyClient
+import UnderstudyTesting
 
 @Suite struct TransferTests {
-    private let file = APIRequest<EmptyResponse>(path: "files/1")
+    private let file = Endpoint<EmptyResponse>(path: "files/1")
 
     private func temporaryURL() -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("transfer-test-\(UUID().uuidString)")
@@ -51,7 +52,7 @@ import Testing
     @Test func uploadFromDataDecodesTheReply() async throws {
         let host = StubHost([.json(#"{"id":7,"title":"sent"}"#, status: 201)])
         let client = Fixtures.client(host)
-        let endpoint = APIRequest<Item>(path: "uploads", method: .post, headers: ["Content-Type": "text/plain"])
+        let endpoint = Endpoint<Item>(path: "uploads", method: .post, headers: ["Content-Type": "text/plain"])
         let item = try await client.upload(endpoint, from: .data(Data("hello".utf8))).value()
         #expect(item == Item(id: 7, title: "sent"))
         #expect(host.requests.first?.method == "POST")
@@ -69,7 +70,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: source) }
         let host = StubHost([.json(#"{"id":8,"title":"file"}"#)])
         let client = Fixtures.client(host)
-        let item = try await client.upload(APIRequest<Item>(path: "uploads", method: .put), from: .file(source)).value()
+        let item = try await client.upload(Endpoint<Item>(path: "uploads", method: .put), from: .file(source)).value()
         #expect(item.id == 8)
         // Labelled as bytes, not as the form libcurl would otherwise assume.
         #expect(host.requests.first?.header("Content-Type") == "application/octet-stream")
@@ -78,7 +79,7 @@ import Testing
     @Test func cancellingAnUploadThrowsCancelled() async throws {
         let host = StubHost([.hang])
         let client = Fixtures.client(host)
-        let transfer = client.upload(APIRequest<Item>(path: "uploads", method: .post), from: .data(Data([1])))
+        let transfer = client.upload(Endpoint<Item>(path: "uploads", method: .post), from: .data(Data([1])))
         await host.waitForRequests(1)
         transfer.cancel()
         let error = await #expect(throws: APIError.self) { try await transfer.value() }

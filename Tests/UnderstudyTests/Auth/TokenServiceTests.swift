@@ -1,5 +1,6 @@
 import Testing
 @testable import Understudy
+import UnderstudyJSON
 
 @Suite struct TokenServiceTests {
     private func hex(_ bytes: [UInt8]) -> String {

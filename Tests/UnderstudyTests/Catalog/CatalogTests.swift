@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Understudy
+import UnderstudyJSON
 
 @Suite struct CatalogTests {
     private static let categoryBlocks: [(String, ClosedRange<Int>)] = [

@@ -1,5 +1,6 @@
 import Testing
 @testable import Understudy
+import UnderstudyJSON
 
 @Suite struct FaultedResponsesTests {
     @Test func brokenSyntaxIsNeverJSON() {

@@ -1,5 +1,6 @@
 import Testing
 @testable import Understudy
+import UnderstudyJSON
 
 @Suite struct RequestBodyTests {
     private func request(_ method: String = "POST", type: String, _ body: String) -> HTTPRequest {

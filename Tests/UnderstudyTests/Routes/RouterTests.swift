@@ -1,5 +1,6 @@
 import Testing
 @testable import Understudy
+import UnderstudyJSON
 
 /// The route table and DummyJSON's messages, without a socket.
 @Suite struct RouterTests {

@@ -11,7 +11,7 @@ import FoundationNetworking
 /// connection. Cancelling the consuming task, or leaving the loop, closes the connection.
 ///
 /// ```swift
-/// for try await event in client.events(APIRequest<EmptyResponse>(path: "stream")) {
+/// for try await event in client.events(Endpoint<EmptyResponse>(path: "stream")) {
 ///     print(event.event, event.data)
 /// }
 /// ```
@@ -54,7 +54,8 @@ extension APIClient {
     ///   - endpoint: The stream's endpoint; its `Response` type is not used.
     ///   - options: Reconnection and idle settings.
     /// - Returns: The sequence; nothing is sent until it is iterated.
-    public func events(_ endpoint: some Endpoint, options: EventSource.Options = .init()) -> EventSource {
+    public func events<Response>(_ endpoint: Endpoint<Response>,
+                                 options: EventSource.Options = .init()) -> EventSource {
         let request = Result { () throws(APIError) -> URLRequest in
             try endpoint.makeRequest(baseURL: baseURL, encoder: configuration.encoder)
         }

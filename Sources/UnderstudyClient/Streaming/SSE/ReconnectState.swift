@@ -5,9 +5,9 @@
 /// reconnection time the delay to wait before reconnecting ("optionally, wait some more"), so the first
 /// reconnection after a working connection waits exactly `retry:`, and repeated failures back off beyond it.
 /// `failures` counts consecutive connections that delivered no event, and resets when one does.
-public struct ReconnectState: Sendable {
+package struct ReconnectState: Sendable {
     /// How a connection ended.
-    public enum Ending: Sendable {
+    package enum Ending: Sendable {
         /// The body ended cleanly.
         case endOfStream
         /// 204 No Content: the server wants the client to stop.
@@ -17,7 +17,7 @@ public struct ReconnectState: Sendable {
     }
 
     /// What to do next.
-    public enum Action: Sendable, Equatable {
+    package enum Action: Sendable, Equatable {
         /// Wait, then reconnect.
         case reconnect(after: Duration)
         /// End the sequence normally.
@@ -27,23 +27,23 @@ public struct ReconnectState: Sendable {
     }
 
     /// The base delay: the initial setting, replaced by each valid `retry:` field.
-    public private(set) var baseDelay: Duration
+    package private(set) var baseDelay: Duration
     /// The largest backoff ceiling.
-    public let maximumDelay: Duration
+    package let maximumDelay: Duration
     /// Connections allowed in a row without an event before giving up; nil never gives up.
-    public let maximumFailures: Int?
+    package let maximumFailures: Int?
     /// Consecutive connections without an event.
-    public private(set) var failures = 0
+    package private(set) var failures = 0
 
     /// Creates the state.
-    public init(baseDelay: Duration, maximumDelay: Duration, maximumFailures: Int?) {
+    package init(baseDelay: Duration, maximumDelay: Duration, maximumFailures: Int?) {
         self.baseDelay = baseDelay
         self.maximumDelay = maximumDelay
         self.maximumFailures = maximumFailures
     }
 
     /// The server sent `retry:`.
-    public mutating func retryChanged(to delay: Duration) {
+    package mutating func retryChanged(to delay: Duration) {
         baseDelay = delay
     }
 
@@ -54,7 +54,7 @@ public struct ReconnectState: Sendable {
     ///   - deliveredEvents: Whether it dispatched at least one event (which resets the backoff).
     ///   - unit: A random value in `0..<1`.
     /// - Returns: The action.
-    public mutating func connectionEnded(_ ending: Ending, deliveredEvents: Bool, unit: Double) -> Action {
+    package mutating func connectionEnded(_ ending: Ending, deliveredEvents: Bool, unit: Double) -> Action {
         if deliveredEvents { failures = 0 }
         switch ending {
         case .noContent:

@@ -8,15 +8,15 @@
 /// var parser = SSEParser()
 /// for event in parser.consume(Array("data: hi\n\n".utf8)) { print(event.data) }   // "hi"
 /// ```
-public struct SSEParser: Sendable {
+package struct SSEParser: Sendable {
     private static let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
     private static let lf: UInt8 = 0x0A
     private static let cr: UInt8 = 0x0D
 
     /// The last event ID committed by a dispatch; sent as `Last-Event-ID` on reconnect when non-empty.
-    public private(set) var lastEventID = ""
+    package private(set) var lastEventID = ""
     /// The reconnection time from the most recent valid `retry:` field.
-    public private(set) var reconnectionTime: Duration?
+    package private(set) var reconnectionTime: Duration?
 
     private var line: [UInt8] = []
     private var lastEventIDBuffer = ""
@@ -31,7 +31,7 @@ public struct SSEParser: Sendable {
     /// Creates a parser at the start of a stream.
     ///
     /// - Parameter lastEventID: The ID a stream seen earlier left off at, kept until the stream sends an `id:`.
-    public init(lastEventID: String = "") {
+    package init(lastEventID: String = "") {
         self.lastEventID = lastEventID
         self.lastEventIDBuffer = lastEventID
     }
@@ -40,7 +40,7 @@ public struct SSEParser: Sendable {
     ///
     /// - Parameter bytes: The chunk, as received.
     /// - Returns: The events completed by this chunk, in order.
-    public mutating func consume(_ bytes: some Sequence<UInt8>) -> [ServerSentEvent] {
+    package mutating func consume(_ bytes: some Sequence<UInt8>) -> [ServerSentEvent] {
         var events: [ServerSentEvent] = []
         for byte in bytes {
             if let matched = bomMatched {
@@ -59,7 +59,7 @@ public struct SSEParser: Sendable {
 
     /// Ends the stream: a partial event is discarded, and the parser is ready for a new connection's stream
     /// (BOM allowed again). The last event ID and the reconnection time survive.
-    public mutating func finish() {
+    package mutating func finish() {
         line.removeAll(keepingCapacity: true)
         data = ""
         eventType = ""

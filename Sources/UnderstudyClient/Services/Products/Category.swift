@@ -1,9 +1,0 @@
-/// A category as `/products/categories` lists it.
-public struct Category: Codable, Sendable, Hashable {
-    /// The slug, e.g. `home-decoration`.
-    public var slug: String
-    /// The display name, e.g. `Home Decoration`.
-    public var name: String
-    /// The listing URL.
-    public var url: String
-}

@@ -1,0 +1,145 @@
+/// A JSON document that keeps what DummyJSON's Node server would keep: object key order and number text.
+///
+/// Understudy replays fixtures key by key, so the order a file was written in is the order a client reads.
+package enum JSONValue: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case number(JSONNumber)
+    case string(String)
+    case array([JSONValue])
+    case object(JSONObject)
+
+    /// The object's value for `key`, or nil when this is not an object or the key is absent.
+    package subscript(key: String) -> JSONValue? {
+        guard case .object(let object) = self else { return nil }
+        return object[key]
+    }
+
+    /// A short name of the value's JSON type, for error messages.
+    package var typeName: String {
+        switch self {
+        case .null: "null"
+        case .bool: "boolean"
+        case .number: "number"
+        case .string: "string"
+        case .array: "array"
+        case .object: "object"
+        }
+    }
+
+    /// The string value, if this is a string.
+    package var stringValue: String? {
+        if case .string(let value) = self { value } else { nil }
+    }
+
+    /// The numeric value, if this is a number.
+    package var doubleValue: Double? {
+        if case .number(let value) = self { value.double } else { nil }
+    }
+
+    /// The integer value, if this is a number without a fractional part that fits in `Int`.
+    package var intValue: Int? {
+        guard case .number(let value) = self else { return nil }
+        return value.exactInt
+    }
+
+    /// JavaScript truthiness: `false`, `0`, `""` and `null` are falsy; arrays and objects are truthy.
+    package var isTruthy: Bool {
+        switch self {
+        case .null: false
+        case .bool(let value): value
+        case .number(let value): value.double != 0 && !value.double.isNaN
+        case .string(let value): !value.isEmpty
+        case .array, .object: true
+        }
+    }
+}
+
+/// A JSON number that remembers how it is written, so `10` stays `10` and `9.99` stays `9.99`.
+package struct JSONNumber: Sendable, Equatable {
+    /// The number's canonical JSON text.
+    package let text: String
+    /// The number's value.
+    package let double: Double
+
+    /// A number from its JSON text; the text is normalised the way `JSON.stringify` would print it.
+    init(parsedText: String, value: Double) {
+        self.double = value
+        self.text = JSONNumber.canonicalText(parsedText, value: value)
+    }
+
+    /// An integer number.
+    package init(_ value: Int) {
+        self.double = Double(value)
+        self.text = String(value)
+    }
+
+    /// 2^53 − 1: the largest integer every JSON reader (JavaScript's included) keeps exactly.
+    package static let largestExactInteger = 9_007_199_254_740_991
+
+    /// A seed, written as an unsigned integer.
+    package init(seed: UInt64) {
+        self.double = Double(seed)
+        self.text = String(seed)
+    }
+
+    /// A floating-point number, printed in its shortest round-tripping form.
+    package init(_ value: Double) {
+        self.double = value
+        self.text = JSONNumber.canonicalText(nil, value: value)
+    }
+
+    /// The value as `Int` when it has no fractional part and fits.
+    package var exactInt: Int? {
+        guard double.rounded() == double, abs(double) < 9.0e15 else { return nil }
+        return Int(double)
+    }
+
+    private static func canonicalText(_ parsed: String?, value: Double) -> String {
+        // As `JSON.stringify`: JSON has no NaN or Infinity.
+        guard value.isFinite else { return "null" }
+        if value.rounded() == value, abs(value) < 9.0e15 {
+            return String(Int(value))
+        }
+        if let parsed, !parsed.contains(where: { $0 == "e" || $0 == "E" }), !parsed.hasSuffix("0") {
+            return parsed
+        }
+        return value.description
+    }
+}
+
+/// A JSON object whose entries keep their order.
+package struct JSONObject: Sendable, Equatable {
+    /// One key and its value.
+    package struct Entry: Sendable, Equatable {
+        package var key: String
+        package var value: JSONValue
+        package init(key: String, value: JSONValue) {
+            self.key = key
+            self.value = value
+        }
+    }
+
+    /// The entries in document order.
+    package var entries: [Entry]
+
+    /// An object from ordered entries.
+    package init(_ entries: [Entry] = []) {
+        self.entries = entries
+    }
+
+    /// The value for `key` (the last one, as `JSON.parse` keeps, when a key repeats).
+    package subscript(key: String) -> JSONValue? {
+        get { entries.last(where: { $0.key == key })?.value }
+        set {
+            if let index = entries.lastIndex(where: { $0.key == key }) {
+                if let newValue { entries[index].value = newValue } else { entries.remove(at: index) }
+            } else if let newValue {
+                entries.append(Entry(key: key, value: newValue))
+            }
+        }
+    }
+
+    /// The keys in document order.
+    package var keys: [String] { entries.map(\.key) }
+}

@@ -1,0 +1,58 @@
+import Testing
+@testable import UnderstudyJSON
+
+@Suite struct JSONParserTests {
+    @Test func keepsKeyOrderAndNumberText() throws {
+        let value = try JSONParser.parse(#"{"b":1,"a":[true,null,"x"],"c":9.99,"d":10.0,"e":-0.5e1}"#)
+        guard case .object(let object) = value else {
+            Issue.record("expected an object")
+            return
+        }
+        #expect(object.keys == ["b", "a", "c", "d", "e"])
+        #expect(String(decoding: value.jsonBytes, as: UTF8.self) == #"{"b":1,"a":[true,null,"x"],"c":9.99,"d":10,"e":-5}"#)
+    }
+
+    @Test func decodesEscapesAndSurrogatePairs() throws {
+        let value = try JSONParser.parse(#"["a\"b\\c\/d\n\u00e9\ud83d\ude00"]"#)
+        #expect(value == .array([.string("a\"b\\c/d\né😀")]))
+        #expect(String(decoding: value.jsonBytes, as: UTF8.self) == #"["a\"b\\c/d\né😀"]"#)
+    }
+
+    @Test(arguments: [
+        ("{\"a\":1,}", 1, 8, "expected a string key"),
+        ("[1,2", 1, 5, "expected ',' or ']'"),
+        ("{\n  \"a\": tru\n}", 2, 8, "expected a value"),
+        ("\"abc", 1, 1, "unterminated string"),
+        ("01", 1, 2, "leading zeros"),
+        ("[1] x", 1, 5, "after the end of the document"),
+        ("", 1, 1, "empty"),
+        ("\"\\x\"", 1, 3, "invalid escape"),
+        ("[\"\\ud800\"]", 1, 9, "unpaired UTF-16 surrogate"),
+    ])
+    func reportsWhereAndWhat(text: String, line: Int, column: Int, reason: String) {
+        do {
+            _ = try JSONParser.parse(text)
+            Issue.record("parsed invalid JSON: \(text)")
+        } catch {
+            #expect(error.line == line)
+            #expect(error.column == column)
+            #expect(error.reason.contains(reason), "\(error.reason)")
+        }
+    }
+
+    @Test func refusesDeepNesting() {
+        let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
+        #expect(throws: JSONParseError.self) { try JSONParser.parse(deep) }
+    }
+
+    @Test func locatesAValueByPath() throws {
+        let text = Array("[\n  {\"id\": 1},\n  {\"id\": 2, \"price\": \"x\"}\n]".utf8)
+        let position = try #require(JSONParser.position(of: [.index(1), .key("price")], in: text))
+        #expect(position.line == 3)
+        #expect(position.column == 22)
+    }
+
+    @Test func writesControlCharactersAsJSONStringifyDoes() {
+        #expect(String(decoding: JSONValue.string("a\u{01}\t").jsonBytes, as: UTF8.self) == #""a\u0001\t""#)
+    }
+}
