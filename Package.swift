@@ -9,9 +9,8 @@ let strictSettings: [SwiftSetting] = [
 let package = Package(
     name: "Understudy",
     // The floor is the client's: Duration, ContinuousClock and Task.sleep(for:) need iOS 16 / macOS 13. The server
-    // and the CLI are for Linux and macOS only. Known gap: on macOS the server still uses Synchronization.Atomic
-    // (macOS 15) in Journal and FaultController, so building it there needs those two counters on Locked or
-    // behind @available; Linux, the only platform built here, is unaffected.
+    // and the CLI are for Linux and macOS only (Synchronization.Atomic, macOS 15, is used on Linux alone:
+    // UnderstudyLocking's SharedCounter).
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "Understudy", targets: ["Understudy"]),

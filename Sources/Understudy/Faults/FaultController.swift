@@ -1,4 +1,3 @@
-import Synchronization
 import UnderstudyLocking
 
 /// A server's fault rules, sessions and seed, safe to change from any thread while requests are served.
@@ -11,7 +10,7 @@ import UnderstudyLocking
 public final class FaultController: Sendable {
     private let book: Locked<FaultBook>
     /// The number of rules, kept beside the book so the hot path of a cached GET reads it without the lock.
-    private let ruleCount = Atomic<Int>(0)
+    private let ruleCount = SharedCounter(0)
     /// The server's journal, which ending a session clears of that session's requests.
     private let journal: Journal
 
@@ -48,7 +47,7 @@ public final class FaultController: Sendable {
 
     /// Whether any rule is installed (expired budgets included): with none, no request can draw a fault from a rule.
     var hasRules: Bool {
-        ruleCount.load(ordering: .acquiring) > 0
+        ruleCount.load() > 0
     }
 
     /// Removes one rule; returns it, or nil when no rule has that id.
@@ -123,7 +122,7 @@ public final class FaultController: Sendable {
     private func changingRules<T>(_ body: (inout FaultBook) -> T) -> T {
         book.withLock { book in
             let result = body(&book)
-            ruleCount.store(book.rules.count, ordering: .releasing)
+            ruleCount.store(book.rules.count)
             return result
         }
     }

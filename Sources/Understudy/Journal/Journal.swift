@@ -1,4 +1,3 @@
-import Synchronization
 import UnderstudyLocking
 
 /// Every request a server answered, newest last, bounded by entries and by bytes; safe to read from any thread.
@@ -55,7 +54,7 @@ public final class Journal: Sendable {
     /// Header values are kept up to this many bytes.
     public static let maximumHeaderValueBytes = 4_096
     private let store = Locked(Store())
-    private let ids = Atomic<Int>(1)
+    private let ids = SharedCounter(1)
 
     init(capacity: Int, byteLimit: Int = 32 << 20) {
         self.capacity = max(1, capacity)
@@ -63,7 +62,7 @@ public final class Journal: Sendable {
     }
 
     func nextID() -> Int {
-        ids.wrappingAdd(1, ordering: .relaxed).oldValue
+        ids.increment()
     }
 
     /// Adds `entry`; it is moved into the store, not copied (an entry holds a dozen references).
