@@ -2,7 +2,7 @@ import CLibevent
 import Foundation
 
 extension RawHeaders {
-    /// Copies evhttp's header list in one allocation.
+    /// Copies evhttp's header list in one allocation (none when it is short).
     init(_ list: UnsafeMutablePointer<evkeyvalq>) {
         var total = 0
         var fields = 0
@@ -17,23 +17,24 @@ extension RawHeaders {
             }
             field = current.pointee.next.tqe_next
         }
-        // Zero-filled then overwritten: the specialised allocation is cheaper than the generic uninitialised one.
-        var bytes = [UInt8](repeating: 0, count: total)
-        bytes.withUnsafeMutableBytes { buffer in
+        let block = String(unsafeUninitializedCapacity: total) { buffer in
             var offset = 0
             var field = list.pointee.tqh_first
             while let current = field {
                 if let key = current.pointee.key, let value = current.pointee.value {
                     let keyLength = strlen(key)
-                    (buffer.baseAddress! + offset).copyMemory(from: key, byteCount: keyLength)
+                    UnsafeMutableRawPointer(buffer.baseAddress! + offset).copyMemory(from: key, byteCount: keyLength)
+                    buffer[offset + keyLength] = 0
                     offset += keyLength + 1
                     let valueLength = strlen(value)
-                    (buffer.baseAddress! + offset).copyMemory(from: value, byteCount: valueLength)
+                    UnsafeMutableRawPointer(buffer.baseAddress! + offset).copyMemory(from: value, byteCount: valueLength)
+                    buffer[offset + valueLength] = 0
                     offset += valueLength + 1
                 }
                 field = current.pointee.next.tqe_next
             }
+            return offset
         }
-        self.init(bytes: bytes, count: fields, longestValue: longest)
+        self.init(block: block, count: fields, longestValue: longest)
     }
 }
