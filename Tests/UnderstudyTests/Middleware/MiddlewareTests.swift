@@ -13,26 +13,26 @@ import Testing
     }
 
     @Test func faultAppliedReportsWhatTookEffect() {
-        var faulted = plan()
+        let faulted = plan()
         faulted.applied = "status=503"
         FaultAppliedMiddleware().prepare(faulted)
         #expect(faulted.response.headers[FaultHeaders.applied] == "status=503")
-        var clean = plan()
+        let clean = plan()
         FaultAppliedMiddleware().prepare(clean)
         #expect(clean.response.headers[FaultHeaders.applied] == nil)
     }
 
     @Test func rateLimitHeadersCountEveryReplyAndKeepAFaultsOwn() {
         var middleware = RateLimitHeadersMiddleware()
-        var first = plan()
+        let first = plan()
         middleware.prepare(first)
-        var second = plan()
+        let second = plan()
         middleware.prepare(second)
         #expect(first.response.headers["X-RateLimit-Limit"] == "100")
         #expect(first.response.headers["X-RateLimit-Remaining"] == "99")
         #expect(second.response.headers["X-RateLimit-Remaining"] == "98")
         #expect(second.response.headers["X-RateLimit-Reset"] == "1010")
-        var own = plan(response: HTTPResponse(status: 429, headers: ["X-RateLimit-Limit": "2"]))
+        let own = plan(response: HTTPResponse(status: 429, headers: ["X-RateLimit-Limit": "2"]))
         middleware.prepare(own)
         #expect(own.response.headers.filter { $0.name == "X-RateLimit-Limit" }.count == 1)
         #expect(own.response.headers["X-RateLimit-Remaining"] == nil)
@@ -40,7 +40,7 @@ import Testing
 
     @Test func rateLimitCountersOfACannedReplyGoIntoItsHead() {
         var middleware = RateLimitHeadersMiddleware()
-        var canned = plan()
+        let canned = plan()
         canned.canned = CannedReply(body: SharedBytes(Array("{}".utf8)), etag: "W/\"2-x\"")
         middleware.prepare(canned)
         #expect(canned.rateLimit.remaining == 99)
@@ -49,46 +49,46 @@ import Testing
     }
 
     @Test func corsAnswersAnyOriginAndItsPreflight() {
-        var simple = plan(headers: ["Origin": "http://localhost:5173"])
+        let simple = plan(headers: ["Origin": "http://localhost:5173"])
         CORSMiddleware().prepare(simple)
         #expect(simple.response.headers["Access-Control-Allow-Origin"] == "http://localhost:5173")
         #expect(simple.response.headers["Access-Control-Allow-Credentials"] == "true")
         #expect(simple.response.headers["Vary"] == "Origin")
         #expect(simple.response.headers["Access-Control-Allow-Methods"] == nil)
-        var preflight = plan("OPTIONS", headers: ["Origin": "http://a.test", "Access-Control-Request-Headers": "x-understudy-fault"],
+        let preflight = plan("OPTIONS", headers: ["Origin": "http://a.test", "Access-Control-Request-Headers": "x-understudy-fault"],
                              response: HTTPResponse(status: 204))
         CORSMiddleware().prepare(preflight)
         #expect(preflight.response.headers["Access-Control-Allow-Methods"] == "GET,HEAD,PUT,PATCH,POST,DELETE")
         #expect(preflight.response.headers["Access-Control-Allow-Headers"] == "x-understudy-fault")
-        var none = plan()
+        let none = plan()
         CORSMiddleware().prepare(none)
         #expect(none.response.headers["Access-Control-Allow-Origin"] == nil)
     }
 
     @Test func conditionalGETTagsA200AndAnswersAMatchWith304() {
-        var tagged = plan()
+        let tagged = plan()
         ConditionalGETMiddleware().prepare(tagged)
         let etag = try! #require(tagged.response.headers["ETag"])
         #expect(etag.hasPrefix("W/\""))
-        var matched = plan(headers: ["If-None-Match": "\"other\", \(etag)"])
+        let matched = plan(headers: ["If-None-Match": "\"other\", \(etag)"])
         ConditionalGETMiddleware().prepare(matched)
         #expect(matched.response.status == 304)
         #expect(matched.response.body.count == 0)
         #expect(matched.response.headers["Content-Type"] == nil)
-        var posted = plan("POST", headers: ["If-None-Match": etag])
+        let posted = plan("POST", headers: ["If-None-Match": etag])
         ConditionalGETMiddleware().prepare(posted)
         #expect(posted.response.status == 200)
     }
 
     @Test func aFaultedReplyIsNeverTagged() {
-        var faulted = plan(response: {
+        let faulted = plan(response: {
             var response = HTTPResponse.json(Array("{}".utf8))
             response.headers.add(FaultHeaders.applied, "malformed=shape")
             return response
         }())
         ConditionalGETMiddleware().prepare(faulted)
         #expect(faulted.response.headers["ETag"] == nil)
-        var error = plan(response: .message("nope", status: 404))
+        let error = plan(response: .message("nope", status: 404))
         ConditionalGETMiddleware().prepare(error)
         #expect(error.response.headers["ETag"] == nil)
     }
@@ -96,11 +96,11 @@ import Testing
     @Test func theJournalKeepsEveryReplyButTheAdminAPIs() {
         let journal = Journal(capacity: 10)
         let middleware = JournalMiddleware(journal: journal)
-        var served = plan("GET", "/products?limit=2", headers: ["Accept": "*/*"])
+        let served = plan("GET", "/products?limit=2", headers: ["Accept": "*/*"])
         served.session = "s1"
         served.applied = "delay=5ms"
         middleware.completed(served, ReplyOutcome(status: 200, bytesWritten: 7, firstByteAt: 5, finishedAt: 9))
-        var admin = plan("GET", "/__understudy/health")
+        let admin = plan("GET", "/__understudy/health")
         admin.isAdmin = true
         middleware.completed(admin, ReplyOutcome(status: 200, bytesWritten: 2, firstByteAt: 1, finishedAt: 1))
         let entries = journal.entries()
