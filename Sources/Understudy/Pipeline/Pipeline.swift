@@ -1,9 +1,9 @@
 /// The one path every request takes: a request value in, a `ReplyPlan` out, then told how the reply went.
 ///
 /// Read top to bottom, `plan(for:)` is a request's whole life before the transport writes it: a stopping server
-/// answers nothing; the admin API sits behind the remote-control gate; a reply already built for what decides
-/// its bytes is taken from the cache; everything else gets the remote-control gate for faults, one fault decision
-/// and routing. Every reply then passes through the middleware, in order, and every finished reply passes
+/// answers nothing; the admin API sits behind the admin gate and the admin token; a reply already built for what
+/// decides its bytes is taken from the cache; everything else gets the token check for faults, one fault decision
+/// and routing (`Pipeline+Faults.swift`). Every reply then passes through the middleware, in order, and every finished reply passes
 /// through them again (`completed`). Used on its loop thread only.
 final class Pipeline {
     let router: Router
@@ -50,13 +50,16 @@ final class Pipeline {
         }
         let plan: ReplyPlan
         if request.isAdmin {
+            // The admin API: same origin and a known Host, then the admin token, then its routes.
             plan = adminPlan(for: request)
         } else if let cached = cache.reply(for: request, rulesInstalled: faults.hasRules, faultReply: cannedFault) {
+            // The fast path: a reply built once for what decides these bytes.
             plan = ReplyPlan(request: request, response: HTTPResponse(status: cached.reply.status), session: request.session)
             plan.canned = cached.reply
             plan.applied = cached.reply.fault
             plan.delayMilliseconds = cached.delayMilliseconds
         } else {
+            // Everything else: the token for asked-for faults, then one fault decision and routing.
             let incoming = request.decoded
             if Pipeline.asksForFault(incoming), let refusal = remoteControl.refusal(for: incoming, admin: false) {
                 plan = ReplyPlan(request: request, response: refusal.response)
@@ -64,6 +67,7 @@ final class Pipeline {
                 plan = faultedPlan(for: incoming, request)
             }
         }
+        // Headers every reply gets (fault applied, rate limits, CORS, ETag/304), in order.
         middleware.prepare(plan)
         return plan
     }
