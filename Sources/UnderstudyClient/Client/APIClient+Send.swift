@@ -27,17 +27,31 @@ extension APIClient {
         _ endpoint: Endpoint<Response>
     ) async throws(APIError) -> HTTPResponseValue<Response> {
         let request = try endpoint.makeRequest(baseURL: baseURL, encoder: configuration.encoder)
-        let (data, response, attempts) = try await exchange(request, endpoint: endpoint)
+        let reply = try await exchange(request, endpoint: endpoint)
         do {
-            let value = try endpoint.decode(data, decoder: configuration.decoder)
-            return HTTPResponseValue(value: value, response: response, data: data, attempts: attempts)
+            let value = try endpoint.decode(reply.data, decoder: configuration.decoder)
+            // Stored only once it decoded: a body the caller could not use is not worth revalidating.
+            if !reply.isRevalidated, let lookup = reply.lookup {
+                configuration.etagCache?.store(reply.data, response: reply.response, for: lookup)
+            }
+            return HTTPResponseValue(value: value, response: reply.response, data: reply.data,
+                                     attempts: reply.attempts, isRevalidated: reply.isRevalidated)
         } catch {
-            throw error.tagged(method: endpoint.method, url: request.url, attempts: attempts)
+            throw error.tagged(method: endpoint.method, url: request.url, attempts: reply.attempts)
         }
     }
 
+    /// A successful exchange: the body (the stored one after a 304), the reply, and the cache's view of it.
+    struct Reply {
+        var data: Data
+        var response: HTTPURLResponse
+        var attempts: Int
+        var isRevalidated = false
+        var lookup: ETagCache.Lookup?
+    }
+
     /// The retry and refresh loop around the middleware chain.
-    func exchange<Response>(_ base: URLRequest, endpoint: Endpoint<Response>) async throws(APIError) -> (Data, HTTPURLResponse, Int) {
+    func exchange<Response>(_ base: URLRequest, endpoint: Endpoint<Response>) async throws(APIError) -> Reply {
         let method = endpoint.method
         let chain = configuration.middleware.chained(around: transport)
         var retry = RetryState(policy: configuration.retryPolicy, isReplayable: endpoint.mayRetry)
@@ -48,12 +62,20 @@ extension APIClient {
                 throw APIError(.cancelled, underlying: "CancellationError").tagged(method: method, url: base.url, attempts: attempts)
             }
             let credential = endpoint.requiresAuthentication ? await configuration.auth?.currentCredential() : nil
-            let request = Self.authorize(base, with: credential)
+            var request = Self.authorize(base, with: credential)
+            // After authorizing, so the entry is the one fetched with this token.
+            let lookup = configuration.etagCache?.prepare(&request)
             attempts += 1
             let failure: APIError
             do {
                 let (data, response) = try await chain(request)
-                guard let error = APIError.classify(response, body: data) else { return (data, response, attempts) }
+                if response.statusCode == 304, let stored = lookup?.entry {
+                    return Reply(data: stored.body, response: response, attempts: attempts, isRevalidated: true,
+                                 lookup: lookup)
+                }
+                guard let error = APIError.classify(response, body: data) else {
+                    return Reply(data: data, response: response, attempts: attempts, lookup: lookup)
+                }
                 failure = error
             } catch {
                 failure = APIError.classify(error)

@@ -32,6 +32,8 @@ public final class APIClient: Sendable {
         public var retryPolicy: RetryPolicy
         /// Supplies and refreshes the bearer token; nil sends no token.
         public var auth: (any AuthProvider)?
+        /// Conditional GETs by `ETag` for ``APIClient/sendWithResponse(_:)``; nil (the default) keeps none.
+        public var etagCache: ETagCache?
         // Test hooks, settable only from this package's tests: the waits, the jitter and the wall clock.
         /// Waits between attempts; ``Sleeper/immediate`` in tests.
         package var sleeper: Sleeper = .continuous
@@ -51,6 +53,7 @@ public final class APIClient: Sendable {
         ///   - middleware: The middleware, outermost first.
         ///   - retryPolicy: When to retry.
         ///   - auth: The token provider, nil for none.
+        ///   - etagCache: The cache for conditional GETs, nil for none.
         public init(
             baseURL: URL,
             sessionConfiguration: URLSessionConfiguration = Configuration.defaultSessionConfiguration(),
@@ -58,7 +61,8 @@ public final class APIClient: Sendable {
             encoder: JSONEncoder = JSONEncoder(),
             middleware: [any Middleware] = [],
             retryPolicy: RetryPolicy = .standard,
-            auth: (any AuthProvider)? = nil
+            auth: (any AuthProvider)? = nil,
+            etagCache: ETagCache? = nil
         ) {
             self.baseURL = baseURL
             self.sessionConfiguration = sessionConfiguration
@@ -67,6 +71,7 @@ public final class APIClient: Sendable {
             self.middleware = middleware
             self.retryPolicy = retryPolicy
             self.auth = auth
+            self.etagCache = etagCache
         }
 
         /// The public initializer plus the test hooks, for this package's tests.
@@ -78,12 +83,13 @@ public final class APIClient: Sendable {
             middleware: [any Middleware] = [],
             retryPolicy: RetryPolicy = .standard,
             auth: (any AuthProvider)? = nil,
+            etagCache: ETagCache? = nil,
             sleeper: Sleeper,
             random: RandomSource = .system,
             now: @escaping @Sendable () -> Date = { Date() }
         ) {
             self.init(baseURL: baseURL, sessionConfiguration: sessionConfiguration, decoder: decoder, encoder: encoder,
-                      middleware: middleware, retryPolicy: retryPolicy, auth: auth)
+                      middleware: middleware, retryPolicy: retryPolicy, auth: auth, etagCache: etagCache)
             self.sleeper = sleeper
             self.random = random
             self.now = now

@@ -13,4 +13,7 @@ public struct HTTPResponseValue<Value: Sendable>: Sendable {
     public var data: Data
     /// How many times the request was sent.
     public var attempts: Int
+    /// Whether the value came from the client's ``ETagCache`` after a `304 Not Modified`: then ``data`` is the
+    /// stored body and ``response`` the 304 itself.
+    public var isRevalidated = false
 }

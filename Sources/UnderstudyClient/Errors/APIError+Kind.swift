@@ -14,7 +14,7 @@ extension APIError {
     public struct Kind: Sendable, Hashable, CustomStringConvertible {
         private enum Code: String, Sendable, Hashable, CaseIterable {
             case invalidURL, encodingFailed, invalidResponse, httpStatus, unauthorized, rateLimited, serverError
-            case decodingFailed, noConnection, timedOut, connectionLost, cancelled, transportFailed
+            case decodingFailed, noConnection, timedOut, connectionLost, cancelled, transportFailed, unimplemented
         }
 
         private let code: Code
@@ -52,6 +52,9 @@ extension APIError {
         public static let cancelled = Kind(.cancelled)
         /// Any other transport failure (TLS, redirects, file access for uploads…); see ``APIError/underlying``.
         public static let transportFailed = Kind(.transportFailed)
+        /// A stand-in was called that must not be: a closure-based client's `.failing` member, in a test that
+        /// should never reach it; ``APIError/underlying`` names the closure.
+        public static let unimplemented = Kind(.unimplemented)
 
         /// Every kind this version knows, for tests that go through them all.
         package static var allCases: [Kind] { Code.allCases.map(Kind.init) }

@@ -10,7 +10,8 @@ public typealias MiddlewareNext = @Sendable (URLRequest) async throws -> (Data, 
 /// replace the response or throw.
 ///
 /// Middleware runs once per attempt, outermost first, inside the client's retry and refresh loop, after the
-/// bearer token has been attached. It does not wrap streaming or transfer requests (their bodies are not
+/// bearer token (and, with an ``ETagCache``, `If-None-Match`) has been attached, so it sees what goes on the wire:
+/// a revalidated GET reaches it as the 304. It does not wrap streaming or transfer requests (their bodies are not
 /// buffered); those get the token and nothing else.
 ///
 /// ```swift

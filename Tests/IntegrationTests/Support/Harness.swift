@@ -72,12 +72,14 @@ extension RetryPolicy {
 ///   - sleeper: How the client waits between attempts and reconnects; real sleeping by default.
 ///   - extraMiddleware: Middleware outside the probe.
 ///   - ownServer: A server for this test alone (for tests that take it offline or stop it).
+///   - etagCache: The client's cache for conditional GETs; none by default.
 func withHarness<T>(
     timeoutSeconds: Int = 10,
     retryPolicy: RetryPolicy = .quick,
     sleeper: Sleeper = .continuous,
     extraMiddleware: [any Middleware] = [],
     ownServer: Bool = false,
+    etagCache: ETagCache? = nil,
     _ body: (Harness) async throws -> T
 ) async throws -> T {
     let server = ownServer ? try UnderstudyServer.start(.init(port: 0)) : try SharedServer.get()
@@ -96,7 +98,8 @@ func withHarness<T>(
     let probe = AttemptProbe()
     let client = APIClient(configuration: .init(
         baseURL: server.baseURL, sessionConfiguration: sessionConfiguration,
-        middleware: extraMiddleware + [probe], retryPolicy: retryPolicy, auth: tokens, sleeper: sleeper))
+        middleware: extraMiddleware + [probe], retryPolicy: retryPolicy, auth: tokens, etagCache: etagCache,
+        sleeper: sleeper))
     return try await body(Harness(server: server, session: session, client: client, tokens: tokens, probe: probe))
 }
 

@@ -10,6 +10,7 @@ enum Fixtures {
         retry: RetryPolicy = .standard,
         auth: (any AuthProvider)? = nil,
         middleware: [any Middleware] = [],
+        etagCache: ETagCache? = nil,
         sleeper: Sleeper = .immediate
     ) -> APIClient {
         APIClient(configuration: .init(
@@ -18,6 +19,7 @@ enum Fixtures {
             middleware: middleware,
             retryPolicy: retry,
             auth: auth,
+            etagCache: etagCache,
             sleeper: sleeper,
             random: .constant(0.5),
             now: { Date(timeIntervalSince1970: 1_000_000) }
