@@ -103,6 +103,25 @@ public final class Journal: Sendable {
         return (Array(matching.suffix(limit)), matching.count)
     }
 
+    /// Entries recorded after the one with id `id`, in the order they were recorded (ids increase with it), at most
+    /// the newest `limit`: what a live feed resuming from `Last-Event-ID: id` has not seen.
+    func entries(after id: Int, limit: Int) -> [JournalEntry] {
+        store.withLock { state in
+            var found: [JournalEntry] = []
+            var index = state.entries.count - 1
+            while index >= state.head, found.count < limit, let entry = state.entries[index], entry.id > id {
+                found.append(entry)
+                index -= 1
+            }
+            return found.reversed()
+        }
+    }
+
+    /// The id of the newest entry, or 0 when there is none.
+    var newestID: Int {
+        store.withLock { state in state.entries.last.flatMap { $0?.id } ?? 0 }
+    }
+
     /// How many entries there are now.
     public var count: Int {
         store.withLock { $0.count }

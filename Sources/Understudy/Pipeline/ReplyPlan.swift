@@ -15,6 +15,8 @@ struct ReplyPlan {
         case garbage([UInt8])
         /// A server-sent event stream.
         case stream(StreamPlan)
+        /// The control room's live feed.
+        case feed(FeedRequest)
     }
 
     let request: IncomingRequest
