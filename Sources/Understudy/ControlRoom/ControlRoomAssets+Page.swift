@@ -9,6 +9,7 @@ extension ControlRoomAssets {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Understudy control room</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/__understudy/control-room.css">
 <script type="module" src="/__understudy/control-room.js"></script>
 </head>

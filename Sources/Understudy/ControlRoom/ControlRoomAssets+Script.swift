@@ -209,7 +209,7 @@ function requestRow(entry) {
   row.dataset.status = entry.status;
   row.setAttribute("aria-expanded", "false");
   cell(row, entry.id);
-  cell(row, entry.time.slice(11, 23));
+  cell(row, entry.time.slice(11, 19)).title = entry.time;
   cell(row, entry.method);
   const path = cell(row, entry.path + (entry.query ? "?" + entry.query : ""), "path");
   path.title = path.textContent;

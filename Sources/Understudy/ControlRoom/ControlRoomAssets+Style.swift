@@ -28,6 +28,8 @@ label { display: inline-flex; gap: .3em; align-items: center; }
 input, select, button { font: inherit; color: inherit; background: var(--bg); border: 1px solid var(--line);
   border-radius: 5px; padding: .25em .5em; }
 input[type=number] { width: 5.5em; }
+input[type=text], input[type=password], input[type=search] { width: 9em; max-width: 100%; }
+#client { overflow-wrap: anywhere; }
 button { cursor: pointer; background: var(--panel); }
 button:hover { border-color: var(--accent); }
 :focus-visible { outline: 3px solid var(--accent); outline-offset: 1px; }
@@ -45,7 +47,12 @@ table { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nu
 th, td { text-align: left; padding: .2em .5em; border-bottom: 1px solid var(--line); white-space: nowrap; }
 th { position: sticky; top: 0; background: var(--panel); }
 tbody tr.entry { cursor: pointer; } tbody tr.entry:hover, tbody tr.entry:focus { background: var(--row); }
-td.path { max-width: 24em; overflow: hidden; text-overflow: ellipsis; }
+#requests { table-layout: fixed; }
+#requests td { overflow: hidden; text-overflow: ellipsis; }
+#requests th:nth-child(1) { width: 2.8em; } #requests th:nth-child(2) { width: 5.6em; }
+#requests th:nth-child(3) { width: 4.4em; } #requests th:nth-child(5) { width: 4.2em; }
+#requests th:nth-child(6) { width: 8em; } #requests th:nth-child(7) { width: 3.2em; } #requests th:nth-child(8) { width: 4.5em; }
+#requests tr.detail td { white-space: normal; }
 .s2 { color: var(--ok); } .s3 { color: var(--muted); } .s4 { color: var(--warn); } .s5, .s0 { color: var(--bad); font-weight: 600; }
 tr.detail pre { margin: 0; white-space: pre-wrap; font-size: .85em; }
 .list { list-style: none; padding: 0; margin: .3em 0; }
@@ -55,6 +62,18 @@ tr.detail pre { margin: 0; white-space: pre-wrap; font-size: .85em; }
 .ticker li.fresh { background: var(--row); }
 .client { display: grid; grid-template-columns: repeat(auto-fit, minmax(18em, 1fr)); gap: 1em; }
 code { font-size: .9em; }
+/* On a laptop or a projector: the switches on the left, the traffic in the middle, the client on the right, so a
+   fault, its requests and what the app makes of it are seen side by side. */
+@media (min-width: 1100px) {
+  .grid { grid-template-columns: minmax(17em, 20em) minmax(0, 1fr) minmax(15em, 19em); align-items: start;
+    grid-template-areas: "switch traffic client" "scen traffic client" "sess traffic client"; }
+  #switchboard { grid-area: switch; } #scenarios { grid-area: scen; } #sessions { grid-area: sess; }
+  #traffic { grid-area: traffic; } #client { grid-area: client; }
+  .wide { grid-column: auto; }
+  .client { grid-template-columns: 1fr; gap: 0; }
+  #traffic .scroll { max-height: calc(100vh - 14em); }
+  #traffic table { font-size: .85em; }
+}
 .token { margin: .8em; padding: .8em; border: 2px solid var(--warn); border-radius: 8px; background: var(--panel); }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 """#
