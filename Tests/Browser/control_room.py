@@ -146,7 +146,7 @@ class Room:
     def rows(self):
         """The traffic table's rows as (path, status, fault)."""
         return self.driver.execute_script("""return [...document.querySelectorAll('#requests tbody tr.entry')]
-            .map(row => [row.cells[3].textContent, Number(row.dataset.status), row.cells[5].textContent]);""")
+            .map(row => [row.cells[2].textContent, Number(row.dataset.status), row.cells[4].textContent]);""")
 
     def drain_console(self):
         self.console += self.driver.get_log("browser")
@@ -189,7 +189,7 @@ def main():
             room.wait_text("rules", r"fired [1-9]")
             room.wait(lambda: "fired" in switch.text, "the switch's own fired counter")
             driver.execute_script("window.scrollTo(0, 0)")
-            driver.save_screenshot(os.path.join(args.screenshots, "control-room.png"))
+            driver.save_screenshot(os.path.join(args.screenshots, "control-room-fault.png"))
             switch.click()  # off: the next retry succeeds
             room.wait(lambda: switch.get_attribute("aria-pressed") == "false", "the 503 switch to show off")
             expect(server.rules() == [], "switching off removes the rule: %r" % server.rules())
@@ -286,6 +286,28 @@ def main():
                   .filter(el => !el.closest('[hidden]') && (el.tabIndex < 0 || el.disabled)).map(el => el.id);""")
             expect(unreachable == [], "controls out of the tab order: %r" % unreachable)
 
+        def stage_screenshot():
+            # The picture in the README: some traffic with a flaky 500 switched on, and the client recovering.
+            room.el("probability").clear()
+            room.el("probability").send_keys("0.3")
+            switch = room.switch("status=500")
+            switch.click()
+            room.wait(lambda: switch.get_attribute("aria-pressed") == "true", "the 500 switch on")
+            for index in range(40):  # ?delay paces them on the server, about 3 s in all
+                try:
+                    urllib.request.urlopen("%s/products/%d?delay=80" % (server.url, index % 9 + 1), timeout=5).read()
+                except urllib.error.HTTPError:
+                    pass
+            room.wait_text("rates", r"[1-9]\d*% errors")
+            room.el("load").click()
+            room.wait_text("client-status", r"loaded after")
+            driver.execute_script("window.scrollTo(0, 0)")
+            driver.save_screenshot(os.path.join(args.screenshots, "control-room.png"))
+            switch.click()
+            room.wait(lambda: server.rules() == [], "the 500 switch off")
+            room.el("probability").clear()
+            room.el("probability").send_keys("1")
+
         def no_console_errors():
             room.drain_console()
             errors = [entry for entry in room.console if entry["level"] == "SEVERE"
@@ -300,6 +322,7 @@ def main():
         checks.run("the ticker survives drop-after, resuming with Last-Event-ID", ticker_survives_drop)
         checks.run("a typo in a fault spec shows the server's 400 with its position", fault_spec_typo)
         checks.run("large type, theme, and a label on every control", stage_and_labels)
+        checks.run("a busy stage, for the README's screenshot", stage_screenshot)
         checks.run("no console errors", no_console_errors)
 
         token_server = Server(args.server_bin, "--admin-token", TOKEN)

@@ -52,7 +52,7 @@ extension ControlRoomAssets {
   <div class="scroll">
   <table id="requests">
     <caption class="visually-hidden">Requests as they happen; press Enter on a row to see its journal entry</caption>
-    <thead><tr><th scope="col">#</th><th scope="col">Time</th><th scope="col">Method</th><th scope="col">Path</th><th scope="col">Status</th><th scope="col">Fault</th><th scope="col">ms</th><th scope="col">Session</th></tr></thead>
+    <thead><tr><th scope="col">Time</th><th scope="col">Method</th><th scope="col">Path</th><th scope="col">Status</th><th scope="col">Fault</th><th scope="col">ms</th><th scope="col">Session</th></tr></thead>
     <tbody></tbody>
   </table>
   </div>

@@ -19,6 +19,8 @@ const state = {
   lastId: 0,
   offlineUntil: 0,
   scenarios: [],
+  // Requests the feed counted but did not send (a busy server): [{time, requests, errors}], for the chart.
+  skipped: [],
 };
 let tokenReady = Promise.resolve();
 let unlock = () => {};
@@ -153,6 +155,10 @@ function onFeedEvent(event) {
       state.rules.delete(data.id);
       renderRules();
       break;
+    case "skipped":
+      state.skipped.push({ time: Date.now(), requests: data.requests, errors: data.errors });
+      while (state.skipped.length && state.skipped[0].time < Date.now() - 60000) state.skipped.shift();
+      break;
     case "offline": setOffline(data); break;
     case "seed": setSeed(data.seed); break;
     case "sessions": setSessions(data.sessions); break;
@@ -208,7 +214,6 @@ function requestRow(entry) {
   row.dataset.id = entry.id;
   row.dataset.status = entry.status;
   row.setAttribute("aria-expanded", "false");
-  cell(row, entry.id);
   cell(row, entry.time.slice(11, 19)).title = entry.time;
   cell(row, entry.method);
   const path = cell(row, entry.path + (entry.query ? "?" + entry.query : ""), "path");
@@ -227,7 +232,7 @@ function requestRow(entry) {
     const detail = document.createElement("tr");
     detail.className = "detail";
     const td = detail.insertCell();
-    td.colSpan = 8;
+    td.colSpan = 7;
     const pre = document.createElement("pre");
     pre.textContent = JSON.stringify(entry, null, 2);
     td.append(pre);
@@ -273,6 +278,14 @@ function drawChart() {
     if (age < 0 || age >= 60) continue;
     counts[59 - age] += 1;
     if (isError(entry.status)) errors[59 - age] += 1;
+  }
+  if (!state.scope) {
+    for (const batch of state.skipped) {
+      const age = now - Math.floor(batch.time / 1000);
+      if (age < 0 || age >= 60) continue;
+      counts[59 - age] += batch.requests;
+      errors[59 - age] += batch.errors;
+    }
   }
   const style = getComputedStyle(document.documentElement);
   const peak = Math.max(5, ...counts);

@@ -49,9 +49,10 @@ th { position: sticky; top: 0; background: var(--panel); }
 tbody tr.entry { cursor: pointer; } tbody tr.entry:hover, tbody tr.entry:focus { background: var(--row); }
 #requests { table-layout: fixed; }
 #requests td { overflow: hidden; text-overflow: ellipsis; }
-#requests th:nth-child(1) { width: 2.8em; } #requests th:nth-child(2) { width: 5.6em; }
-#requests th:nth-child(3) { width: 4.4em; } #requests th:nth-child(5) { width: 4.2em; }
-#requests th:nth-child(6) { width: 8em; } #requests th:nth-child(7) { width: 3.2em; } #requests th:nth-child(8) { width: 4.5em; }
+#requests th:nth-child(1) { width: 5.4em; } #requests th:nth-child(2) { width: 5.2em; }
+#requests th:nth-child(4) { width: 4.4em; } #requests th:nth-child(5) { width: 8em; }
+#requests th:nth-child(6) { width: 3em; } #requests th:nth-child(7) { width: 4.5em; }
+#requests th, #requests td { padding: .2em .3em; }
 #requests tr.detail td { white-space: normal; }
 .s2 { color: var(--ok); } .s3 { color: var(--muted); } .s4 { color: var(--warn); } .s5, .s0 { color: var(--bad); font-weight: 600; }
 tr.detail pre { margin: 0; white-space: pre-wrap; font-size: .85em; }

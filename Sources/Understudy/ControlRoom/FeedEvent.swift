@@ -4,7 +4,7 @@
 /// other event (state, rules, offline, seed, sessions) has no id field, which leaves the client's last id as it
 /// was (sse.md, rule 5). Data is one line of compact JSON, which never holds a raw newline.
 struct FeedEvent: Equatable {
-    /// The SSE `event:` type: `state`, `request`, `rule-added`, `rule-fired`, `rule-removed`, `offline`, `seed`,
+    /// The SSE `event:` type: `state`, `request`, `skipped`, `rule-added`, `rule-fired`, `rule-removed`, `offline`, `seed`,
     /// `sessions`.
     var name: String
     /// The journal id of a `request` event.

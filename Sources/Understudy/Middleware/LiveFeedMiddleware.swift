@@ -6,8 +6,9 @@ struct LiveFeedMiddleware: ReplyMiddleware {
     func completed(_ plan: ReplyPlan, _ outcome: ReplyOutcome) {
         // With nobody watching, this check is the whole cost.
         guard feed.subscriberCount > 0 else { return }
-        if !plan.isAdmin { feed.journalAdvanced() }
-        // After an admin request, or a rule firing, the counters shown change now rather than at the next poll.
-        if plan.isAdmin || plan.ruleID != nil { feed.stateMayHaveChanged() }
+        // After an admin request, or a rule firing, the counters shown change at the next flush rather than at the
+        // next poll of the state.
+        feed.completed(journaled: !plan.isAdmin, stateMayHaveChanged: plan.isAdmin || plan.ruleID != nil,
+                       now: outcome.finishedAt)
     }
 }

@@ -20,20 +20,21 @@ extension ReplyWriter {
             }
             feed.tick(now: EventLoop.monotonicMilliseconds())
         }
-        startTimer(task, everyMilliseconds: LiveFeed.pollMilliseconds)
+        startTimer(task, everyMilliseconds: LiveFeed.flushMilliseconds)
     }
 }
 
 /// A feed subscriber is its open reply: events are chunks of it, and one that has fallen more than the stream
-/// backlog limit behind is closed, as a slow `/products/stream` reader is.
+/// backlog limit behind is closed, as a slow `/products/stream` reader is. The backlog is judged before a write, as
+/// what the reader has not taken of the earlier ones: a batch of events is written whole, and may alone be larger.
 extension ConnectionTask: FeedSink {
     func send(_ bytes: [UInt8]) -> Bool {
         guard let writer, machine.canWrite else { return false }
-        writer.write(self, bytes)
         guard unflushedBytes <= writer.maximumStreamBacklogBytes else {
             writer.close(self, reset: false)
             return false
         }
+        writer.write(self, bytes)
         return true
     }
 

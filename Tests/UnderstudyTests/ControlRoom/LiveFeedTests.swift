@@ -20,7 +20,7 @@ import Testing
     }
 
     private func setUp() -> (LiveFeed, Journal, FaultController) {
-        let journal = Journal(capacity: 100)
+        let journal = Journal(capacity: 1_000)
         let faults = FaultController(seed: 1, journal: journal)
         return (LiveFeed(faults: faults, journal: journal), journal, faults)
     }
@@ -46,8 +46,8 @@ import Testing
         feed.subscribe(sink, FeedRequest(), now: 0)
         record(journal, "/a")
         record(journal, "/b")
-        feed.journalAdvanced()
-        feed.journalAdvanced()
+        feed.completed(journaled: true, stateMayHaveChanged: false, now: 1_000)
+        feed.completed(journaled: true, stateMayHaveChanged: false, now: 1_001)
         #expect(!sink.text.contains("/before"))
         #expect(sink.text.components(separatedBy: "event: request\n").count == 3)
         #expect(sink.text.contains("id: 2\nevent: request\ndata: {\"id\":2,"))
@@ -69,7 +69,7 @@ import Testing
         feed.subscribe(sink, FeedRequest(limit: 2), now: 0)
         #expect(!sink.ended && feed.subscriberCount == 1)
         record(journal, "/a")
-        feed.journalAdvanced()
+        feed.completed(journaled: true, stateMayHaveChanged: false, now: 1_000)
         #expect(sink.ended)
         #expect(feed.subscriberCount == 0)
     }
@@ -82,11 +82,27 @@ import Testing
         feed.subscribe(fast, FeedRequest(), now: 0)
         slow.accepting = false
         record(journal, "/a")
-        feed.journalAdvanced()
+        feed.completed(journaled: true, stateMayHaveChanged: false, now: 1_000)
         #expect(feed.subscriberCount == 1)
         #expect(fast.text.contains("\"path\":\"/a\""))
         feed.unsubscribe(fast)
         #expect(feed.subscriberCount == 0)
+    }
+
+    @Test func aBusyServerIsBatchedAndTheExcessCounted() {
+        let (feed, journal, _) = setUp()
+        let sink = Sink()
+        feed.subscribe(sink, FeedRequest(), now: 0)
+        record(journal, "/first")
+        feed.completed(journaled: true, stateMayHaveChanged: false, now: 1_000)
+        #expect(sink.text.contains("\"path\":\"/first\""), "a quiet server's request goes out at once")
+        for index in 0..<75 { record(journal, "/\(index)") }
+        feed.completed(journaled: true, stateMayHaveChanged: false, now: 1_010)
+        #expect(!sink.text.contains("\"path\":\"/74\""), "the rest waits for the next flush")
+        feed.tick(now: 1_000 + Double(LiveFeed.flushMilliseconds))
+        #expect(sink.text.contains("event: skipped\ndata: {\"requests\":50,\"errors\":0,\"through\":51}\n\n"))
+        #expect(sink.text.components(separatedBy: "event: request\n").count == 1 + 1 + LiveFeed.maximumRequestsPerFlush)
+        #expect(!sink.text.contains("\"path\":\"/49\"") && sink.text.contains("\"path\":\"/50\"") && sink.text.contains("\"path\":\"/74\""))
     }
 
     @Test func stateChangesAreSentOnTheNextPoll() throws {
@@ -96,7 +112,7 @@ import Testing
         try faults.add(FaultRule(fault: "status=503"))
         feed.tick(now: 50)
         #expect(!sink.text.contains("rule-added"), "not before the poll interval")
-        feed.tick(now: Double(LiveFeed.pollMilliseconds))
+        feed.tick(now: Double(LiveFeed.pollMilliseconds) + 1)
         #expect(sink.text.contains("event: rule-added\ndata: {\"id\":\"rule-1\","))
         feed.tick(now: LiveFeed.heartbeatMilliseconds)
         #expect(sink.text.hasSuffix(": heartbeat\n\n"))
