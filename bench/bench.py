@@ -25,6 +25,8 @@ TICKS = os.sysconf("SC_CLK_TCK")
 parser = argparse.ArgumentParser()
 parser.add_argument("--quick", action="store_true", default=os.environ.get("QUICK", "") not in ("", "0"))
 parser.add_argument("--out", default=None)
+parser.add_argument("--control-room-only", action="store_true",
+                    help="only the control room's figures (feed cost and ten viewers), printed, no report written")
 args = parser.parse_args()
 QUICK = args.quick
 CELL_SECONDS = 1 if QUICK else 5
@@ -402,6 +404,99 @@ def sse_fanout():
         server.stop()
 
 
+class FeedViewer:
+    """One control-room viewer on a thread: reads `/__understudy/events` from the recent past on, and takes each
+    request event's lag: when it arrived here, less when the request arrived at the server (`time`) and its
+    `durationMs`, i.e. how long after the server finished with a request a viewer saw it. Same machine, same clock."""
+
+    TIME = re.compile(rb'"time":"([0-9T:.-]+)Z".*?"durationMs":([0-9.]+|null)')
+
+    def __init__(self, port):
+        self.lags = []
+        self.events = 0
+        self.skipped = 0
+        self.ended = None  # "closed" once the server ends the feed (a dropped viewer), or an error
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+        self.sock.sendall(b"GET /__understudy/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        self.stopping = False
+        self.thread = __import__("threading").Thread(target=self.run, daemon=True)
+        self.thread.start()
+
+    def run(self):
+        buffer = b""
+        try:
+            while not self.stopping:
+                chunk = self.sock.recv(262144)
+                if not chunk:
+                    self.ended = "closed"
+                    return
+                now = time.time()
+                buffer += chunk
+                lines = buffer.split(b"\n")
+                buffer = lines.pop()
+                for line in lines:
+                    if line.startswith(b'data: {"id":'):
+                        match = self.TIME.search(line)
+                        if match:
+                            arrived = datetime.datetime.strptime(match.group(1).decode(), "%Y-%m-%dT%H:%M:%S.%f")
+                            arrived = arrived.replace(tzinfo=datetime.timezone.utc).timestamp()
+                            duration = 0.0 if match.group(2) == b"null" else float(match.group(2)) / 1000
+                            self.lags.append((now - arrived - duration) * 1000)
+                            self.events += 1
+                    elif line.startswith(b'data: {"requests":'):
+                        self.skipped += int(re.search(rb'"requests":(\d+)', line).group(1))
+        except OSError as error:
+            if not self.stopping:
+                self.ended = str(error)
+
+    def stop(self):
+        self.stopping = True
+        try:
+            self.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        self.sock.close()
+        self.thread.join(timeout=5)
+
+
+def control_room():
+    """The control room's cost: `/products/1` (wrk c32) without and with one viewer following the feed, interleaved
+    rounds with the order rotated; then ten viewers while wrk holds ~5,000 req/s (50 connections, a 10 ms pause
+    between each one's requests): their lag p99, and how many were dropped."""
+    server = Server("understudy", [UNDERSTUDY, "--port", "0", "--quiet"])
+    try:
+        ratios, without, with_feed = [], [], []
+        for round_index in range(ROUNDS):
+            results = {}
+            for watched in ([False, True] if round_index % 2 == 0 else [True, False]):
+                viewer = FeedViewer(server.port) if watched else None
+                results[watched] = wrk(server, "/products/1", 32, CELL_SECONDS)
+                if viewer:
+                    viewer.stop()
+            without.append(results[False]["rps"])
+            with_feed.append(results[True]["rps"])
+            ratios.append(results[True]["rps"] / results[False]["rps"])
+            log(f"  round {round_index + 1}: {results[False]['rps']:,.0f} req/s alone, {results[True]['rps']:,.0f} "
+                f"followed ({ratios[-1]:.2f}×; CPU µs/req {results[False]['cpu_us']:.1f} / {results[True]['cpu_us']:.1f})")
+        script = os.path.join(BUILD, "paced.lua")
+        with open(script, "w") as out:
+            out.write('wrk.path = "/products/1"\nfunction delay() return 10 end\n')
+        viewers = [FeedViewer(server.port) for _ in range(10)]
+        paced = wrk_script(server, script, 50, CELL_SECONDS * 2)
+        time.sleep(0.3)  # the last batch (one flush, 50 ms) reaches the viewers
+        for viewer in viewers:
+            viewer.stop()
+        lags = sorted(lag for viewer in viewers for lag in viewer.lags)
+        p99 = lags[int(len(lags) * 0.99) - 1] if lags else float("nan")
+        dropped = sum(1 for viewer in viewers if viewer.ended == "closed")
+        return {"rps_alone": median(without), "rps_followed": median(with_feed), "ratio": median(ratios),
+                "rounds": ratios, "paced_rps": paced["rps"], "lag_p99": p99, "lag_p50": median(lags),
+                "viewers_kept": 10 - dropped, "viewers_dropped": dropped,
+                "events": sum(v.events for v in viewers), "skipped": sum(v.skipped for v in viewers)}
+    finally:
+        server.stop()
+
+
 def startup_ms(argv_tail, timeout=10.0, binary=UNDERSTUDY):
     """Process launch to the first 200 for GET /products/1, polled from a socket every 0.5 ms."""
     port = free_port()
@@ -523,7 +618,7 @@ def verdict(ok):
 
 
 def report(info, summary, python_results, mock_results, mock_problem, delay, sse, startup, other_startups, rss,
-           in_process, client, catalogue_rows, started_at, command):
+           in_process, client, catalogue_rows, started_at, command, room=None):
     rows = []  # figure, target, measured, verdict
 
     def cell(name, connections):
@@ -595,6 +690,16 @@ def report(info, summary, python_results, mock_results, mock_problem, delay, sse
                  f"per request; per round {', '.join(f'{r:.2f}' for r in client['ratios'])})",
                  verdict(client["ratio"] <= 1.10)))
     idle, load, after = rss
+    if room:
+        rounds = ", ".join(f"{r:.2f}" for r in room["rounds"])
+        rows.append(("`/products/1` with the control room's feed followed (c32)", "≥ 0.95× without",
+                     f"{room['ratio']:.2f}× ({rounds}); {fmt(room['rps_followed'])} vs {fmt(room['rps_alone'])} req/s",
+                     verdict(room["ratio"] >= 0.95)))
+        kept_up = room["viewers_kept"] == 10 and room["lag_p99"] <= 250
+        rows.append((f"10 control-room viewers at ~{fmt(room['paced_rps'])} req/s", "lag p99 ≤ 250 ms, or dropped cleanly",
+                     f"lag p99 {room['lag_p99']:.0f} ms (p50 {room['lag_p50']:.0f}); {room['viewers_kept']} kept, "
+                     f"{room['viewers_dropped']} dropped; {room['events']:,} events, {room['skipped']:,} counted as skipped",
+                     verdict(kept_up or room["viewers_dropped"] == 10)))
     rows.append(("RSS idle", "≤ 20 MiB", f"{idle:.1f} MiB", verdict(idle <= 20)))
     rows.append(("RSS under 256-connection load (/products)", "≤ 30 MiB", f"{load:.1f} MiB peak ({after:.1f} after)",
                  verdict(load <= 30)))
@@ -655,6 +760,14 @@ def report(info, summary, python_results, mock_results, mock_problem, delay, sse
 
 
 def main():
+    if args.control_room_only:
+        os.makedirs(BUILD, exist_ok=True)
+        try:
+            log("control room:")
+            print(json.dumps(control_room(), indent=1))
+        finally:
+            stop_all()
+        return
     for path in (UNDERSTUDY, SWIFT_BENCH, BASELINE, FANOUT):
         if not os.path.exists(path):
             sys.exit(f"bench: {path} is missing; run `make bench`")
@@ -713,10 +826,13 @@ def main():
         log(f"  idle {rss[0]:.1f}, load peak {rss[1]:.1f}, after {rss[2]:.1f} MiB")
         log("catalogues:")
         catalogue_rows = catalogues(directory)
+        log("control room:")
+        room = control_room()
+        log(f"  {room}")
         info["load_end"] = open("/proc/loadavg").read().split()[:3]
         text, rows = report(info, summary, python_results, mock_results, mock_problem, delay, sse, startup,
                             (startup_builtin, baseline_startup), rss, in_process, client, catalogue_rows, started_at,
-                            command)
+                            command, room)
         with open(OUT, "w") as out:
             out.write(text)
         with open(os.path.join(BUILD, "results.json"), "w") as out:

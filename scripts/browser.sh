@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
-# The browser check (issue #15): a hostile page in headless Chromium tries to steer a live Understudy and fails.
+# The browser check: a hostile page in headless Chromium tries to steer a live Understudy and fails (issue #15,
+# Tests/Browser/hostile_page.py), and the control room is driven as a presenter would (issue #12,
+# Tests/Browser/control_room.py). Each suite prints its own line; the last line is the total,
+# `browser: N passed, M failed`.
 #
 #   scripts/browser.sh      # after `swift build --product understudy`; `make browser` does both
 #
@@ -32,4 +35,27 @@ if [ ! -x "$VENV/bin/python" ]; then
 fi
 timeout 600 "$VENV/bin/pip" install --quiet --disable-pip-version-check -r scripts/browser-requirements.txt \
     || { echo "cannot install scripts/browser-requirements.txt into $VENV"; exit 1; }
-timeout 300 "$VENV/bin/python" Tests/Browser/hostile_page.py --server-bin "$BIN" --screenshot "$SCREENSHOT"
+PASSED=0
+FAILED=0
+STATUS=0
+# run NAME COMMAND...: one suite; its `browser: N passed, M failed` line is renamed to NAME and added up.
+run() {
+    local name=$1 out
+    shift
+    out=$(mktemp)
+    timeout 300 "$@" 2>&1 | tee "$out" | sed "s/^browser: /$name: /"
+    [ "${PIPESTATUS[0]}" -eq 0 ] || STATUS=1
+    local line
+    line=$(grep -E '^browser: [0-9]+ passed, [0-9]+ failed$' "$out" | tail -1)
+    rm -f "$out"
+    if [ -z "$line" ]; then
+        FAILED=$((FAILED + 1))
+        return
+    fi
+    PASSED=$((PASSED + $(echo "$line" | sed -E 's/^browser: ([0-9]+) passed.*/\1/')))
+    FAILED=$((FAILED + $(echo "$line" | sed -E 's/.* ([0-9]+) failed$/\1/')))
+}
+run hostile_page "$VENV/bin/python" Tests/Browser/hostile_page.py --server-bin "$BIN" --screenshot "$SCREENSHOT"
+run control_room "$VENV/bin/python" Tests/Browser/control_room.py --server-bin "$BIN" --screenshots "$(dirname "$SCREENSHOT")"
+echo "browser: $PASSED passed, $FAILED failed"
+[ "$STATUS" -eq 0 ] && [ "$FAILED" -eq 0 ]

@@ -85,6 +85,7 @@ if !(options.host == "localhost" || options.host == "::1" || options.host.hasPre
 }
 print("Understudy \(Understudy.version) listening on \(server.baseURL.absoluteString)")
 print("Serving \(configuration.catalog.productCount) products and \(configuration.catalog.userCount) users, seed \(configuration.seed). Try: curl \(server.baseURL.absoluteString)/products/1")
+print("Control room: \(server.baseURL.absoluteString)/__understudy/ (open it in a browser: live traffic, one-click faults, a demo client)")
 fflush(nil)
 
 // The first signal stops gracefully on another queue (in-flight replies finish, streams end); a second one exits

@@ -107,6 +107,18 @@ struct AdminRoutes {
             }
             transport.goOffline(forMilliseconds: Int(seconds * 1_000))
             return .message("Refusing connections for \(seconds) s", status: 200)
+        case ("GET", "scenarios"?, 1):
+            return json(.object(JSONObject([.init(key: "scenarios", value: .array(Scenario.shipped.compactMap { shipped in
+                Scenario.shipped(named: shipped.name).map { scenario in
+                    .object(JSONObject([
+                        .init(key: "name", value: .string(shipped.name)),
+                        .init(key: "description", value: .string(scenario.description)),
+                        .init(key: "rules", value: .number(JSONNumber(scenario.rules.count))),
+                    ]))
+                }
+            }))])))
+        case ("POST", "scenarios"?, 1):
+            return try loadScenario(try body(of: request))
         case ("GET", "seed"?, 1):
             return json(.object(JSONObject([.init(key: "seed", value: .number(JSONNumber(seed: faults.seed)))])))
         case ("PUT", "seed"?, 1):
@@ -121,7 +133,7 @@ struct AdminRoutes {
             throw APIError(405, "Method \(request.method) is not allowed on \(request.path); use \(allowed.joined(separator: ", "))",
                            headers: ["Allow": allowed.joined(separator: ", ")])
         default:
-            throw APIError(404, "Admin route \(request.method) \(request.path) not found; see /__understudy/health, faults, requests, sessions, reset, offline, seed")
+            throw APIError(404, "Admin route \(request.method) \(request.path) not found; see /__understudy/health, faults, requests, sessions, reset, offline, seed, scenarios, events")
         }
     }
 
@@ -136,8 +148,61 @@ struct AdminRoutes {
         case ("sessions", 2): ["DELETE"]
         case ("reset", 1), ("offline", 1): ["POST"]
         case ("seed", 1): ["GET", "PUT"]
+        case ("scenarios", 1): ["GET", "POST"]
         default: nil
         }
+    }
+
+    /// `{"name": "outage-then-recovery"}` (a shipped scenario) or `{"scenario": {description, seed, rules}}`, with
+    /// an optional `session` every rule is scoped to: adds the rules after those in place, and takes the
+    /// scenario's seed (the session's, when one is named). Answers the rules added.
+    private func loadScenario(_ fields: JSONObject) throws(APIError) -> HTTPResponse {
+        try AdminJSON.allowOnly(["name", "scenario", "session"], in: fields)
+        let scenario: Scenario
+        var name = "scenario"
+        switch (fields["name"], fields["scenario"]) {
+        case (let value?, nil):
+            guard let text = value.stringValue else { throw APIError(400, "Invalid 'name' - must be a string") }
+            guard let shipped = Scenario.shipped(named: text) else {
+                throw APIError(400, "Invalid 'name' - no shipped scenario '\(text)'; try \(Scenario.shipped.map(\.name).joined(separator: ", "))")
+            }
+            scenario = shipped
+            name = text
+        case (nil, let value?):
+            guard case .object = value else { throw APIError(400, "Invalid 'scenario' - must be an object with a \"rules\" array") }
+            do {
+                scenario = try Scenario.parse(JSONWriter.encode(value), file: "scenario")
+            } catch {
+                throw APIError(400, "Invalid 'scenario' - \(error.path.map { "\($0): " } ?? "")\(error.reason)")
+            }
+        default:
+            throw APIError(400, "Invalid body - give either 'name' (a shipped scenario) or 'scenario' (its JSON)")
+        }
+        let session = try fields["session"].map { value throws(APIError) -> String in
+            guard let id = value.stringValue, FaultController.problem(withSessionID: id) == nil else {
+                throw APIError(400, "Invalid 'session' - must be a non-empty string of at most \(FaultBook.maximumSessionIDLength) bytes")
+            }
+            return id
+        }
+        var added: [JSONValue] = []
+        for var rule in scenario.rules {
+            if let session { rule.session = session }
+            do {
+                added.append(AdminJSON.rule(try faults.add(rule)))
+            } catch {
+                throw APIError(400, "Invalid 'scenario' - \(error.description)")
+            }
+        }
+        if let seed = scenario.seed {
+            if let session { faults.startSession(session, seed: seed) } else { faults.reseed(seed) }
+        }
+        return json(.object(JSONObject([
+            .init(key: "name", value: .string(name)),
+            .init(key: "description", value: .string(scenario.description)),
+            .init(key: "seed", value: scenario.seed.map { .number(JSONNumber(seed: $0)) } ?? .null),
+            .init(key: "session", value: session.map(JSONValue.string) ?? .null),
+            .init(key: "rules", value: .array(added)),
+        ])), status: 201)
     }
 
     private func body(of request: HTTPRequest) throws(APIError) -> JSONObject {

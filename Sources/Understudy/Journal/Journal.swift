@@ -105,6 +105,48 @@ public final class Journal: Sendable {
         return (Array(matching.suffix(limit)), matching.count)
     }
 
+    /// Entries recorded after the one with id `id`, in the order they were recorded (ids increase with it), at most
+    /// the newest `limit`: what a live feed resuming from `Last-Event-ID: id` has not seen.
+    func entries(after id: Int, limit: Int) -> [JournalEntry] {
+        store.withLock { state in
+            var found: [JournalEntry] = []
+            var index = state.entries.count - 1
+            while index >= state.head, found.count < limit, let entry = state.entries[index], entry.id > id {
+                found.append(entry)
+                index -= 1
+            }
+            return found.reversed()
+        }
+    }
+
+    /// The newest `limit` entries after id `id`, oldest first, and a count of the older ones after `id` (with how
+    /// many of them failed, and the newest of their ids), which are not copied: what a busy live feed sends.
+    func newest(after id: Int, limit: Int) -> (entries: [JournalEntry], older: Int, olderErrors: Int, olderThrough: Int) {
+        store.withLock { state in
+            var found: [JournalEntry] = []
+            var older = 0
+            var errors = 0
+            var through = 0
+            var index = state.entries.count - 1
+            while index >= state.head, let entry = state.entries[index], entry.id > id {
+                if found.count < limit {
+                    found.append(entry)
+                } else {
+                    if older == 0 { through = entry.id }
+                    older += 1
+                    if entry.status == 0 || entry.status >= 400 { errors += 1 }
+                }
+                index -= 1
+            }
+            return (found.reversed(), older, errors, through)
+        }
+    }
+
+    /// The id of the newest entry, or 0 when there is none.
+    var newestID: Int {
+        store.withLock { state in state.entries.last.flatMap { $0?.id } ?? 0 }
+    }
+
     /// How many entries there are now.
     public var count: Int {
         store.withLock { $0.count }

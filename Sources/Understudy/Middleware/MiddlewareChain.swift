@@ -7,12 +7,15 @@ struct MiddlewareChain {
     private var cors = CORSMiddleware()
     private var conditionalGET = ConditionalGETMiddleware()
     private let journal: JournalMiddleware
+    /// After the journal, whose entry it sends.
+    private let liveFeed: LiveFeedMiddleware
     private let log: RequestLogMiddleware?
     /// Concerns added after the standard ones, in order.
     var extra: [any ReplyMiddleware] = []
 
-    init(journal: Journal, requestLog: (@Sendable (RequestLogEntry) -> Void)?) {
+    init(journal: Journal, feed: LiveFeed, requestLog: (@Sendable (RequestLogEntry) -> Void)?) {
         self.journal = JournalMiddleware(journal: journal)
+        liveFeed = LiveFeedMiddleware(feed: feed)
         log = requestLog.map(RequestLogMiddleware.init(log:))
     }
 
@@ -27,6 +30,7 @@ struct MiddlewareChain {
 
     func completed(_ plan: ReplyPlan, _ outcome: ReplyOutcome) {
         journal.completed(plan, outcome)
+        liveFeed.completed(plan, outcome)
         log?.completed(plan, outcome)
         for concern in extra { concern.completed(plan, outcome) }
     }

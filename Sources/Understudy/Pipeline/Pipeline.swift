@@ -10,6 +10,8 @@ final class Pipeline {
     let faults: FaultController
     let journal: Journal
     let remoteControl: RemoteControlPolicy
+    /// The control room's live feed (`GET /__understudy/events`).
+    let feed: LiveFeed
     let clock: @Sendable () -> Double
     private let cache: ReplyCache
     /// The concerns every reply passes through, in order.
@@ -29,13 +31,15 @@ final class Pipeline {
         remoteControl = RemoteControlPolicy(host: configuration.host, token: configuration.adminToken)
         clock = configuration.clock
         cache = ReplyCache(routes: router.cache)
-        middleware = MiddlewareChain(journal: journal, requestLog: configuration.requestLog)
+        feed = LiveFeed(faults: faults, journal: journal)
+        middleware = MiddlewareChain(journal: journal, feed: feed, requestLog: configuration.requestLog)
     }
 
     /// Connects the transport under the pipeline, once it is bound to `port`.
     func attach(_ transport: any TransportControls, configuration: UnderstudyServer.Configuration, port: Int) {
         self.transport = transport
         adminGate = AdminGate(configuration: configuration, port: port)
+        feed.offlineMillisecondsLeft = { [weak transport] in transport?.offlineMillisecondsLeft ?? 0 }
     }
 
     /// Decides everything about `request` before a byte is written.
@@ -79,18 +83,29 @@ final class Pipeline {
 
     private func adminPlan(for request: IncomingRequest) -> ReplyPlan {
         let incoming = request.decoded
-        let response: HTTPResponse
-        // Same origin and a known Host first, then the token: a foreign page is refused whatever it presents,
-        // before the body is parsed or anything changes.
-        if let refusal = adminGate?.refusal(for: incoming) ?? remoteControl.refusal(for: incoming, admin: true) {
-            response = refusal.response
-        } else if let transport {
-            response = AdminRoutes(faults: faults, journal: journal, transport: transport).respond(to: incoming)
-        } else {
-            response = APIError(503, "The admin API is not ready yet").response
-        }
-        let plan = ReplyPlan(request: request, response: response)
+        let plan = ReplyPlan(request: request, response: HTTPResponse(status: 200))
         plan.isAdmin = true
+        // Same origin and a known Host first, then the token: a foreign page is refused whatever it presents,
+        // before the body is parsed or anything changes. The control room's page itself needs no token (it asks
+        // for one); everything it then does, the feed included, does.
+        if let refusal = adminGate?.refusal(for: incoming) {
+            plan.response = refusal.response
+        } else if let page = ControlRoomAssets.response(for: incoming, tokenRequired: remoteControl.token != nil) {
+            plan.response = page
+        } else if let refusal = remoteControl.refusal(for: incoming, admin: true) {
+            plan.response = refusal.response
+        } else if ControlRoomAssets.isFeed(incoming.path) {
+            do throws(APIError) {
+                plan.response = try ControlRoomAssets.feedHead(for: incoming)
+                if incoming.method == "GET" { plan.delivery = .feed(try FeedRequest.parse(incoming)) }
+            } catch {
+                plan.response = error.response
+            }
+        } else if let transport {
+            plan.response = AdminRoutes(faults: faults, journal: journal, transport: transport).respond(to: incoming)
+        } else {
+            plan.response = APIError(503, "The admin API is not ready yet").response
+        }
         return plan
     }
 

@@ -19,6 +19,8 @@ final class ReplyPlan {
         case garbage([UInt8])
         /// A server-sent event stream (boxed: a plan is moved on every request, a stream plan is large and rare).
         indirect case stream(StreamPlan)
+        /// The control room's live feed.
+        indirect case feed(FeedRequest)
     }
 
     let request: IncomingRequest

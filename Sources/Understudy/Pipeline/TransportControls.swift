@@ -2,6 +2,8 @@
 protocol TransportControls: AnyObject {
     /// Whether new connections are being refused now.
     var isOffline: Bool { get }
+    /// Milliseconds until connections are accepted again (0 when online).
+    var offlineMillisecondsLeft: Double { get }
     /// Replies the transport still holds: delayed, paced, hung or streaming.
     var heldReplies: Int { get }
     /// Refuses connections for `milliseconds`, serving those already open.

@@ -48,7 +48,8 @@ final class HTTPTransport: @unchecked Sendable {
         self.pipeline = pipeline
         connections = ConnectionRegistry(loop: loop, requestReadTimeoutSeconds: configuration.requestReadTimeoutSeconds)
         writer = ReplyWriter(loop: loop, streamCatalog: configuration.catalog,
-                             maximumStreamBacklogBytes: configuration.maximumStreamBacklogBytes) { [pipeline] in
+                             maximumStreamBacklogBytes: configuration.maximumStreamBacklogBytes,
+                             feed: pipeline.feed) { [pipeline] in
             pipeline.completed($0, $1)
         }
         configureHTTP()
@@ -150,6 +151,10 @@ final class HTTPTransport: @unchecked Sendable {
 
 extension HTTPTransport: TransportControls {
     var isOffline: Bool { listener.isOffline }
+
+    var offlineMillisecondsLeft: Double {
+        listener.isOffline ? max(0, listener.offlineUntil - EventLoop.monotonicMilliseconds()) : 0
+    }
 
     var heldReplies: Int { writer.heldReplies }
 

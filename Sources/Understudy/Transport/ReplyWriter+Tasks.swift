@@ -126,6 +126,8 @@ extension ReplyWriter {
         for task in Array(tasks.values) {
             if let stream = task.stream, task.connection != nil {
                 stream.end(task)
+            } else if case .feed = task.plan.delivery, task.connection != nil {
+                finish(task)
             } else if case .hang = task.plan.delivery {
                 close(task, reset: false)
             }
@@ -140,6 +142,7 @@ extension ReplyWriter {
     /// The task is done: it is journaled and forgotten.
     private func record(_ task: ConnectionTask) {
         tasks.removeValue(forKey: ObjectIdentifier(task))
+        if case .feed = task.plan.delivery { feed.unsubscribe(task) }
         report(task.plan, ReplyOutcome(status: task.statusSent, bytesWritten: task.bytesWritten,
                                        firstByteAt: task.firstByteAt, finishedAt: EventLoop.monotonicMilliseconds()))
     }

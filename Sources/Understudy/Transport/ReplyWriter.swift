@@ -17,10 +17,13 @@ final class ReplyWriter {
     var eventCache: [EventKey: SharedEvent] = [:]
     let streamCatalog: Catalog
     let maximumStreamBacklogBytes: Int
+    /// The control room's feed, which `.feed` replies subscribe to.
+    let feed: LiveFeed
 
-    init(loop: EventLoop, streamCatalog: Catalog, maximumStreamBacklogBytes: Int,
+    init(loop: EventLoop, streamCatalog: Catalog, maximumStreamBacklogBytes: Int, feed: LiveFeed,
          completion: @escaping (ReplyPlan, ReplyOutcome) -> Void) {
         self.loop = loop
+        self.feed = feed
         self.streamCatalog = streamCatalog
         self.maximumStreamBacklogBytes = maximumStreamBacklogBytes
         self.completion = completion
@@ -99,6 +102,8 @@ final class ReplyWriter {
             startTimer(task, everyMilliseconds: tickMilliseconds)
         case .stream(let streamPlan):
             startStream(task, streamPlan)
+        case .feed(let feedRequest):
+            startFeed(task, feedRequest)
         }
     }
 
