@@ -282,6 +282,24 @@ def main():
         def delete_rules():
             refused_preflight("DELETE rules", "DELETE", '{method: "DELETE"}')
 
+        def control_room():
+            # The control room steers the server with clicks, so a foreign page must neither frame it (clickjacking)
+            # nor read its feed. The frame's navigation says Sec-Fetch-Site: cross-site, so the gate refuses it,
+            # and the page forbids framing anyway (frame-ancestors 'none', X-Frame-Options: DENY).
+            mark = server.mark()
+            driver.execute_script("""const frame = document.createElement("iframe");
+                frame.src = target + "/__understudy/"; document.body.appendChild(frame);""")
+            lines = server.wait_for_log(mark, r"GET /__understudy/ ")
+            expect(any(line.startswith("GET /__understudy/ 403 ") for line in lines),
+                   "framing the control room from another site must be refused with 403: %r" % lines)
+            mark = server.mark()
+            result = run_script(driver, 'attempt("fetch the feed", target + "/__understudy/events?count=1").then(done);')
+            expect(not result["ok"], "reading the feed from another origin must fail: %r" % result)
+            lines = server.wait_for_log(mark, r"GET /__understudy/events")
+            expect(any(line.startswith("GET /__understudy/events") and " 403 " in line for line in lines),
+                   "the feed must be refused with 403: %r" % lines)
+            unchanged("the control room's frame and feed")
+
         def dns_rebinding():
             mark = server.mark()
             driver.get("http://evil.test:%d/products/1?select=id" % server.port)
@@ -314,6 +332,7 @@ def main():
         checks.run("hostile fetch of the journal", fetch_journal)
         checks.run("hostile fetch with JSON adding a rule", fetch_add_rule)
         checks.run("hostile DELETE of the rules", delete_rules)
+        checks.run("hostile frame of the control room, and a read of its feed", control_room)
         os.makedirs(os.path.dirname(args.screenshot) or ".", exist_ok=True)
         driver.save_screenshot(args.screenshot)
         checks.run("DNS rebinding (evil.test resolved to 127.0.0.1)", dns_rebinding)

@@ -42,7 +42,7 @@ button.danger { color: var(--bad); }
 .stat { color: var(--muted); font-variant-numeric: tabular-nums; }
 .error { color: var(--bad); display: block; min-height: 1.2em; white-space: pre-wrap; }
 canvas { width: 100%; height: 90px; display: block; border: 1px solid var(--line); border-radius: 5px; margin: .4em 0; }
-.scroll { max-height: 22em; overflow: auto; border: 1px solid var(--line); border-radius: 5px; }
+.scroll { max-height: 22em; overflow-x: hidden; overflow-y: auto; border: 1px solid var(--line); border-radius: 5px; }
 table { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; }
 th, td { text-align: left; padding: .2em .5em; border-bottom: 1px solid var(--line); white-space: nowrap; }
 th { position: sticky; top: 0; background: var(--panel); }

@@ -161,5 +161,8 @@ import UnderstudyJSON
             #expect(file.trimmingCharacters(in: .newlines) == json, "\(name).json differs from Scenario+Shipped.swift")
             #expect(Scenario.shipped(named: name) != nil)
         }
+        let spec = try String(contentsOfFile: "/\(directory)/openapi/openapi.yaml", encoding: .utf8)
+        let names = Scenario.shipped.map(\.name).joined(separator: ", ")
+        #expect(spec.contains("enum: [\(names)]"), "loadScenario's name enum in openapi.yaml lists the shipped scenarios")
     }
 }
