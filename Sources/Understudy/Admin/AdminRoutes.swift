@@ -113,8 +113,9 @@ struct AdminRoutes {
             let fields = try body(of: request)
             try AdminJSON.allowOnly(["seed"], in: fields)
             guard let value = fields["seed"] else { throw APIError(400, "Invalid 'seed' - required") }
-            faults.reseed(try AdminJSON.seed(value))
-            return json(.object(JSONObject([.init(key: "seed", value: value)])))
+            let seed = try AdminJSON.seed(value)
+            faults.reseed(seed)
+            return json(.object(JSONObject([.init(key: "seed", value: .number(JSONNumber(seed: seed)))])))
         case (_, let resource?, 1...2) where AdminRoutes.allowedMethods(resource, depth: segments.count) != nil:
             let listed = AdminRoutes.allowedMethods(resource, depth: segments.count) ?? []
             let allowed = listed.contains("GET") ? listed + ["HEAD"] : listed
