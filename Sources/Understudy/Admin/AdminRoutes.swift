@@ -47,7 +47,13 @@ struct AdminRoutes {
             do {
                 return json(AdminJSON.rule(try faults.add(rule)), status: 201)
             } catch {
-                throw APIError(400, "Invalid 'fault': \(error.description)")
+                // The parser's fields too, so a client can point at the directive without reading the sentence.
+                return json(.object(JSONObject([
+                    .init(key: "message", value: .string("Invalid 'fault': \(error.description)")),
+                    .init(key: "directive", value: .string(error.directive)),
+                    .init(key: "position", value: .number(JSONNumber(error.position))),
+                    .init(key: "reason", value: .string(error.reason)),
+                ])), status: 400)
             }
         case ("DELETE", "faults"?, 1):
             return deleted(faults.removeAll(session: request.query["session"]))
@@ -84,6 +90,8 @@ struct AdminRoutes {
             }
             let seed = try fields["seed"].map { value throws(APIError) in try AdminJSON.seed(value) }
             return json(AdminJSON.session(id: id, seed: faults.startSession(id, seed: seed)), status: 201)
+        case ("POST", "scenarios"?, 1):
+            return try loadScenario(try body(of: request))
         case ("DELETE", "sessions"?, 2):
             let id = segments[1]
             let ended = faults.end(session: id)
@@ -122,7 +130,7 @@ struct AdminRoutes {
             throw APIError(405, "Method \(request.method) is not allowed on \(request.path); use \(allowed.joined(separator: ", "))",
                            headers: ["Allow": allowed.joined(separator: ", ")])
         default:
-            throw APIError(404, "Admin route \(request.method) \(request.path) not found; see /__understudy/health, faults, requests, sessions, reset, offline, seed")
+            throw APIError(404, "Admin route \(request.method) \(request.path) not found; see /__understudy/health, faults, requests, sessions, scenarios, reset, offline, seed")
         }
     }
 
@@ -135,7 +143,7 @@ struct AdminRoutes {
         case ("faults", 2): ["GET", "DELETE"]
         case ("sessions", 1): ["GET", "POST"]
         case ("sessions", 2): ["DELETE"]
-        case ("reset", 1), ("offline", 1): ["POST"]
+        case ("reset", 1), ("offline", 1), ("scenarios", 1): ["POST"]
         case ("seed", 1): ["GET", "PUT"]
         default: nil
         }

@@ -13,6 +13,18 @@ import Testing
         #expect(!scenario.description.isEmpty)
     }
 
+    /// `POST /__understudy/scenarios {"name"}` serves built-in copies; they must be the files, every one of them.
+    @Test func builtInScenariosAreTheFiles() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: ScenarioTests.directory.path)
+            .filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }
+        #expect(Set(files) == Set(Scenario.shipped.keys))
+        for name in files {
+            let text = try String(contentsOf: ScenarioTests.directory.appendingPathComponent("\(name).json"), encoding: .utf8)
+            #expect(Scenario.shipped[name].map { $0 + "\n" } == text, "\(name).json")
+            #expect(Scenario.shipped(named: name) != nil)
+        }
+    }
+
     @Test func aSeedIsAny64BitNumber() throws {
         let scenario = try Scenario.parse(Array(#"{"seed": 18446744073709551615, "rules": []}"#.utf8), file: "s")
         #expect(scenario.seed == .max)
