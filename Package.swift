@@ -55,9 +55,14 @@ let package = Package(
             name: "UnderstudyJSON",
             swiftSettings: strictSettings
         ),
+        // The typed fault spec (`Fault`): pure Swift, shared by the server and UnderstudyControl, which re-export it.
+        .target(
+            name: "UnderstudyFaultSpec",
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "Understudy",
-            dependencies: ["CLibevent", "CCrypto", "CHeaderLines", "UnderstudyLocking", "UnderstudyJSON"],
+            dependencies: ["CLibevent", "CCrypto", "CHeaderLines", "UnderstudyLocking", "UnderstudyJSON", "UnderstudyFaultSpec"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
