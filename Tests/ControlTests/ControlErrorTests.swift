@@ -77,3 +77,16 @@ import UnderstudyControl
         #expect(ControlClient.fromEnvironment([:]).baseURL.absoluteString == "http://127.0.0.1:8080")
     }
 }
+
+extension ControlErrorTests {
+    @Test func idsTravelAsOnePathSegment() async throws {
+        try await ServerProcess.with { server in
+            let id = "a b/c?d%e"
+            try await server.control.openSession(id: id)
+            let ended = try await server.control.endSession(id: id)
+            #expect(ended.id == id)
+            let again = await #expect(throws: ControlError.self) { try await server.control.endSession(id: id) }
+            #expect(again?.kind == .notFound)
+        }
+    }
+}

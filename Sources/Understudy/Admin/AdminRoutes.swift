@@ -13,7 +13,8 @@ struct AdminRoutes {
     let transport: any TransportControls
 
     func respond(to request: HTTPRequest) -> HTTPResponse {
-        let segments = request.path.dropFirst(AdminRoutes.prefix.count).split(separator: "/").map(String.init)
+        // Ids are percent-decoded segments, so a session id with a space or a slash can be named in a path.
+        let segments = request.path.dropFirst(AdminRoutes.prefix.count).split(separator: "/").map(QueryParameters.decodePath)
         do throws(APIError) {
             guard request.body.count <= AdminRoutes.maximumBodySize else {
                 throw APIError(413, "Admin request bodies are limited to \(AdminRoutes.maximumBodySize) bytes")

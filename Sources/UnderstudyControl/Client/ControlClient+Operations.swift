@@ -23,7 +23,7 @@ extension ControlClient {
     ///
     /// - Throws: ``ControlError/Kind/notFound`` for an unknown id.
     public func rule(id: String) async throws(ControlError) -> RuleStatus {
-        try await call("GET", "faults/\(id)")
+        try await call("GET", "faults/\(segment(id))")
     }
 
     /// Removes one rule and returns it with its final counters.
@@ -31,7 +31,7 @@ extension ControlClient {
     /// - Throws: ``ControlError/Kind/notFound`` for an unknown id.
     @discardableResult
     public func deleteRule(id: String) async throws(ControlError) -> RuleStatus {
-        try await call("DELETE", "faults/\(id)")
+        try await call("DELETE", "faults/\(segment(id))")
     }
 
     /// Removes every rule, or every rule of one session; returns how many went.
@@ -64,7 +64,7 @@ extension ControlClient {
     /// - Throws: ``ControlError/Kind/notFound`` when there is no session, rule or request with that id.
     @discardableResult
     public func endSession(id: String) async throws(ControlError) -> SessionEnded {
-        try await call("DELETE", "sessions/\(id)")
+        try await call("DELETE", "sessions/\(segment(id))")
     }
 
     // MARK: Journal
@@ -140,6 +140,13 @@ extension ControlClient {
     @discardableResult
     public func loadScenario(_ scenario: ScenarioDocument, session: String? = nil) async throws(ControlError) -> ScenarioLoaded {
         try await call("POST", "scenarios", body: LoadScenario(name: nil, scenario: scenario, session: session))
+    }
+
+    /// An id as one path segment: `/`, `?`, `%` and spaces are percent-encoded.
+    private func segment(_ id: String) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "/?%")
+        return id.addingPercentEncoding(withAllowedCharacters: allowed) ?? id
     }
 
     private func items(_ pairs: KeyValuePairs<String, String?>) -> [URLQueryItem] {

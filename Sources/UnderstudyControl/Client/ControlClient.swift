@@ -73,7 +73,10 @@ public final class ControlClient: Sendable {
     /// Sends one admin request and returns its 2xx body.
     func exchange(_ method: String, _ path: String, query: [URLQueryItem] = [],
                   body: (any Encodable & Sendable)? = nil) async throws(ControlError) -> Data {
-        var components = URLComponents(url: baseURL.appendingPathComponent("__understudy/" + path), resolvingAgainstBaseURL: false)
+        // `path` is already percent-encoded (ids are encoded as segments), so it is set as encoded.
+        var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)
+        let basePath = components?.percentEncodedPath ?? ""
+        components?.percentEncodedPath = (basePath.hasSuffix("/") ? String(basePath.dropLast()) : basePath) + "/__understudy/" + path
         if !query.isEmpty { components?.queryItems = query }
         guard let url = components?.url else { throw ControlError(.invalidURL, request: "\(method) \(path)") }
         let described = "\(method) \(url.absoluteString)"
