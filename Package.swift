@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "UnderstudyClient", targets: ["UnderstudyClient"]),
         .library(name: "UnderstudyDummyJSON", targets: ["UnderstudyDummyJSON"]),
         .library(name: "UnderstudyTesting", targets: ["UnderstudyTesting"]),
+        .library(name: "UnderstudyControl", targets: ["UnderstudyControl"]),
     ],
     traits: [
         // Off by default: it defines libevent's `evbuffer_add_printf` for the whole process (see HeaderLines.c),
@@ -54,9 +55,14 @@ let package = Package(
             name: "UnderstudyJSON",
             swiftSettings: strictSettings
         ),
+        // The typed fault spec (`Fault`): pure Swift, shared by the server and UnderstudyControl, which re-export it.
+        .target(
+            name: "UnderstudyFaultSpec",
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "Understudy",
-            dependencies: ["CLibevent", "CCrypto", "CHeaderLines", "UnderstudyLocking", "UnderstudyJSON"],
+            dependencies: ["CLibevent", "CCrypto", "CHeaderLines", "UnderstudyLocking", "UnderstudyJSON", "UnderstudyFaultSpec"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -81,6 +87,13 @@ let package = Package(
             name: "UnderstudyTesting",
             dependencies: ["UnderstudyClient", "UnderstudyJSON", "UnderstudyLocking"],
             resources: [.copy("Resources/contracts")],
+            swiftSettings: strictSettings
+        ),
+        // A typed async client for the admin API of an Understudy in another process, and a Swift Testing trait
+        // giving each test its own session; Foundation only, no server.
+        .target(
+            name: "UnderstudyControl",
+            dependencies: ["UnderstudyFaultSpec"],
             swiftSettings: strictSettings
         ),
         // `make bench`'s in-process figures (client overhead, in-process start); not a product.
@@ -116,7 +129,14 @@ let package = Package(
         ),
         .testTarget(
             name: "LoopbackTests",
-            dependencies: ["Understudy", "UnderstudyLocking", "UnderstudyJSON"],
+            dependencies: ["Understudy", "UnderstudyLocking", "UnderstudyJSON", "UnderstudyControl"],
+            swiftSettings: strictSettings
+        ),
+        // UnderstudyControl against the real `understudy` binary in a process of its own, as an XCUITest or a CI
+        // job would drive it; the app side is UnderstudyClient.
+        .testTarget(
+            name: "ControlTests",
+            dependencies: ["UnderstudyControl", "UnderstudyClient"],
             swiftSettings: strictSettings
         ),
         .testTarget(

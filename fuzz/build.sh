@@ -10,14 +10,17 @@ common=(-sanitize=fuzzer,address -parse-as-library -O -swift-version 6 -package-
 # The server's one C target, compiled with the toolchain's clang under the same sanitizer.
 clang -O1 -fsanitize=address,fuzzer-no-link -c Sources/CHeaderLines/HeaderLines.c -I Sources/CHeaderLines/include \
   $(pkg-config --cflags-only-I libevent) -o "$out/HeaderLines.o"
-# The lock both libraries import and the server's JSON, as modules of their own (the rest is compiled into one
+# The lock both libraries import, the server's JSON and the typed fault spec it re-exports, as modules of their own (the rest is compiled into one
 # module per binary).
 mkdir -p "$out/modules"
 swiftc "${common[@]}" -module-name UnderstudyLocking -emit-module -emit-module-path "$out/modules/UnderstudyLocking.swiftmodule" \
   -c Sources/UnderstudyLocking/*.swift -o "$out/UnderstudyLocking.o"
 swiftc "${common[@]}" -module-name UnderstudyJSON -emit-module -emit-module-path "$out/modules/UnderstudyJSON.swiftmodule" \
   -wmo -c $(find Sources/UnderstudyJSON -name '*.swift' | sort) -o "$out/UnderstudyJSON.o"
+swiftc "${common[@]}" -module-name UnderstudyFaultSpec -emit-module -emit-module-path "$out/modules/UnderstudyFaultSpec.swiftmodule" \
+  -wmo -c $(find Sources/UnderstudyFaultSpec -name '*.swift' | sort) -o "$out/UnderstudyFaultSpec.o"
 swiftc "${common[@]}" -module-name FuzzServer -I "$out/modules" "$out/UnderstudyLocking.o" "$out/UnderstudyJSON.o" \
+  "$out/UnderstudyFaultSpec.o" \
   -I Sources/CLibevent -I Sources/CCrypto -I Sources/CHeaderLines/include \
   $(pkg-config --cflags-only-I libevent libcrypto | sed 's/-I/-Xcc -I/g') "$out/HeaderLines.o" \
   $(find Sources/Understudy -name '*.swift' | sort) fuzz/ServerEntry.swift fuzz/FaultSpecTarget.swift \

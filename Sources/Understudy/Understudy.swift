@@ -1,3 +1,6 @@
+// The typed fault spec is part of the server's API (`FaultRule(fault: Fault)`), so `import Understudy` brings it.
+@_exported import UnderstudyFaultSpec
+
 /// Understudy: a DummyJSON-compatible fake backend with faults on cue.
 public enum Understudy {
     /// The release version.

@@ -61,17 +61,26 @@ package struct JSONNumber: Sendable, Equatable {
     package let text: String
     /// The number's value.
     package let double: Double
+    /// The exact value of a number written as plain digits that fit in 64 bits, read from its text rather than
+    /// from `double`, which keeps only 53 bits (a seed such as 18446744073709551615).
+    package let unsignedInteger: UInt64?
 
     /// A number from its JSON text; the text is normalised the way `JSON.stringify` would print it.
     init(parsedText: String, value: Double) {
         self.double = value
         self.text = JSONNumber.canonicalText(parsedText, value: value)
+        if parsedText.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+            self.unsignedInteger = UInt64(parsedText)
+        } else {
+            self.unsignedInteger = value >= 0 && value.rounded() == value && value < 9.0e15 ? UInt64(value) : nil
+        }
     }
 
     /// An integer number.
     package init(_ value: Int) {
         self.double = Double(value)
         self.text = String(value)
+        self.unsignedInteger = value >= 0 ? UInt64(value) : nil
     }
 
     /// 2^53 − 1: the largest integer every JSON reader (JavaScript's included) keeps exactly.
@@ -81,12 +90,19 @@ package struct JSONNumber: Sendable, Equatable {
     package init(seed: UInt64) {
         self.double = Double(seed)
         self.text = String(seed)
+        self.unsignedInteger = seed
     }
 
     /// A floating-point number, printed in its shortest round-tripping form.
     package init(_ value: Double) {
         self.double = value
         self.text = JSONNumber.canonicalText(nil, value: value)
+        self.unsignedInteger = value >= 0 && value.rounded() == value && value < 9.0e15 ? UInt64(value) : nil
+    }
+
+    /// Numbers are equal when they print the same and have the same value, however they were written.
+    package static func == (lhs: JSONNumber, rhs: JSONNumber) -> Bool {
+        lhs.text == rhs.text && lhs.double == rhs.double
     }
 
     /// The value as `Int` when it has no fractional part and fits.

@@ -79,12 +79,13 @@ enum AdminJSON {
         return FaultRule(match: match, fault: fault, times: times, after: after, probability: probability, session: session)
     }
 
-    /// Seeds travel as JSON numbers, which lose precision past 2^53 in JavaScript, so that is their range.
+    /// A seed: any 64-bit unsigned integer, read from the number's text, so a derived seed the server reported
+    /// (which uses the full range, past the 2^53 a `Double` keeps) opens the same session again.
     static func seed(_ value: JSONValue) throws(APIError) -> UInt64 {
-        guard let int = value.intValue, int >= 0, int <= JSONNumber.largestExactInteger else {
-            throw APIError(400, "Invalid 'seed' - must be a whole number from 0 to \(JSONNumber.largestExactInteger)")
+        guard case .number(let number) = value, let seed = number.unsignedInteger else {
+            throw APIError(400, "Invalid 'seed' - must be a whole number from 0 to \(UInt64.max)")
         }
-        return UInt64(int)
+        return seed
     }
 
     static func allowOnly(_ keys: Set<String>, in object: JSONObject, prefix: String = "") throws(APIError) {

@@ -13,7 +13,8 @@ struct AdminRoutes {
     let transport: any TransportControls
 
     func respond(to request: HTTPRequest) -> HTTPResponse {
-        let segments = request.path.dropFirst(AdminRoutes.prefix.count).split(separator: "/").map(String.init)
+        // Ids are percent-decoded segments, so a session id with a space or a slash can be named in a path.
+        let segments = request.path.dropFirst(AdminRoutes.prefix.count).split(separator: "/").map(QueryParameters.decodePath)
         do throws(APIError) {
             guard request.body.count <= AdminRoutes.maximumBodySize else {
                 throw APIError(413, "Admin request bodies are limited to \(AdminRoutes.maximumBodySize) bytes")
@@ -47,7 +48,13 @@ struct AdminRoutes {
             do {
                 return json(AdminJSON.rule(try faults.add(rule)), status: 201)
             } catch {
-                throw APIError(400, "Invalid 'fault': \(error.description)")
+                // The parser's fields too, so a client can point at the directive without reading the sentence.
+                return json(.object(JSONObject([
+                    .init(key: "message", value: .string("Invalid 'fault': \(error.description)")),
+                    .init(key: "directive", value: .string(error.directive)),
+                    .init(key: "position", value: .number(JSONNumber(error.position))),
+                    .init(key: "reason", value: .string(error.reason)),
+                ])), status: 400)
             }
         case ("DELETE", "faults"?, 1):
             return deleted(faults.removeAll(session: request.query["session"]))
@@ -125,8 +132,9 @@ struct AdminRoutes {
             let fields = try body(of: request)
             try AdminJSON.allowOnly(["seed"], in: fields)
             guard let value = fields["seed"] else { throw APIError(400, "Invalid 'seed' - required") }
-            faults.reseed(try AdminJSON.seed(value))
-            return json(.object(JSONObject([.init(key: "seed", value: value)])))
+            let seed = try AdminJSON.seed(value)
+            faults.reseed(seed)
+            return json(.object(JSONObject([.init(key: "seed", value: .number(JSONNumber(seed: seed)))])))
         case (_, let resource?, 1...2) where AdminRoutes.allowedMethods(resource, depth: segments.count) != nil:
             let listed = AdminRoutes.allowedMethods(resource, depth: segments.count) ?? []
             let allowed = listed.contains("GET") ? listed + ["HEAD"] : listed

@@ -40,6 +40,26 @@ public final class FaultController: Sendable {
         return changingRules { $0.add(rule, spec: spec) }
     }
 
+    /// Adds a rule with a typed fault spec after the existing ones.
+    ///
+    /// ```swift
+    /// try server.faults.add(.status(503), match: .init(path: "/products/*"), times: 2, session: "test-1")
+    /// ```
+    /// - Parameters:
+    ///   - fault: The fault.
+    ///   - match: Which requests it applies to.
+    ///   - times: Fire at most this many times (unlimited when nil).
+    ///   - after: Let this many matching requests through first.
+    ///   - probability: The share of eligible requests it fires on.
+    ///   - session: The session it is scoped to (every request when nil).
+    /// - Returns: The rule with its id.
+    /// - Throws: `FaultSpecError` when the server refuses the spec or a field is out of range.
+    @discardableResult
+    public func add(_ fault: Fault, match: FaultRule.Match = .init(), times: Int? = nil, after: Int = 0,
+                    probability: Double = 1, session: String? = nil) throws(FaultSpecError) -> FaultRuleStatus {
+        try add(FaultRule(match: match, fault: fault, times: times, after: after, probability: probability, session: session))
+    }
+
     /// Every rule with what is left of its budget, in matching order.
     public var rules: [FaultRuleStatus] {
         book.withLock { $0.rules.map(\.status) }

@@ -43,6 +43,20 @@ public struct FaultRule: Sendable, Equatable {
         self.probability = probability
         self.session = session
     }
+
+    /// A rule with a typed fault spec, e.g. `.status(503, retryAfter: .seconds(1))`.
+    ///
+    /// - Parameters:
+    ///   - match: Which requests it applies to.
+    ///   - fault: The fault, rendered into the header grammar.
+    ///   - times: Fire at most this many times (unlimited when nil).
+    ///   - after: Let this many matching requests through first.
+    ///   - probability: The share of eligible requests it fires on.
+    ///   - session: The session it is scoped to (every request when nil).
+    public init(match: Match = Match(), fault: Fault, times: Int? = nil, after: Int = 0, probability: Double = 1,
+                session: String? = nil) {
+        self.init(match: match, fault: fault.text, times: times, after: after, probability: probability, session: session)
+    }
 }
 
 /// A rule as the server holds it: with its id and what is left of its budget.

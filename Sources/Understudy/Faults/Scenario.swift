@@ -44,8 +44,10 @@ public struct Scenario: Sendable {
         guard case .array(let elements)? = object["rules"] else { throw failure([], "missing the \"rules\" array") }
         var scenario = Scenario(description: object["description"]?.stringValue ?? "", seed: nil, rules: [])
         if let seed = object["seed"] {
-            guard let value = seed.intValue, value >= 0 else { throw failure([.key("seed")], "expected a whole number") }
-            scenario.seed = UInt64(value)
+            guard case .number(let number) = seed, let value = number.unsignedInteger else {
+                throw failure([.key("seed")], "expected a whole number from 0 to \(UInt64.max)")
+            }
+            scenario.seed = value
         }
         for (index, element) in elements.enumerated() {
             let path: [JSONPathComponent] = [.key("rules"), .index(index)]

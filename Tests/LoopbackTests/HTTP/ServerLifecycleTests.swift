@@ -64,20 +64,23 @@ import Understudy
     }
 
     @Test func delaysAreTimersThatOverlap() async throws {
-        try await withServer { _, client in
+        try await withServer { server, client in
             let started = Date()
             let single = try await client.send("/products/1?delay=300")
             #expect(single.status == 200)
             #expect(Date().timeIntervalSince(started) >= 0.3)
 
-            // Forty 500 ms delays one after another would take 20 s; as timers they overlap. The bound is loose
-            // enough for a sanitizer build on a busy machine and still far from serial.
-            let overlapping = Date()
+            // Forty 500 ms delays held one after another would keep the last request 20 s, and only nine would be
+            // answered within 5 s of arriving; as timers they overlap and every one takes about 500 ms. Read from
+            // the server's own durations, not the test's clock, which a busy machine stretches.
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<40 { group.addTask { _ = try await client.send("/products?delay=500&limit=1") } }
                 try await group.waitForAll()
             }
-            #expect(Date().timeIntervalSince(overlapping) < 10)
+            let held = server.journal.entries(path: "/products").map(\.durationMilliseconds)
+            #expect(held.count == 40)
+            #expect(held.allSatisfy { $0 >= 499 })
+            #expect(held.filter { $0 < 5_000 }.count >= 30, "durations \(held.sorted())")
         }
     }
 

@@ -13,6 +13,12 @@ import Testing
         #expect(!scenario.description.isEmpty)
     }
 
+    @Test func aSeedIsAny64BitNumber() throws {
+        let scenario = try Scenario.parse(Array(#"{"seed": 18446744073709551615, "rules": []}"#.utf8), file: "s")
+        #expect(scenario.seed == .max)
+        #expect(throws: FixtureError.self) { try Scenario.parse(Array(#"{"seed": 18446744073709551616, "rules": []}"#.utf8), file: "s") }
+    }
+
     @Test(arguments: [
         ("{\"rules\": [{\"fault\": \"status=999\"}]}", "rules[0].fault", "status must be 204"),
         ("{\"rules\": [{\"fault\": \"status=500\", \"times\": -1}]}", "rules[0]", "Invalid 'times'"),

@@ -1,0 +1,42 @@
+/// One request the server answered, as its journal keeps it.
+public struct JournalRecord: Sendable, Hashable, Decodable {
+    /// The entry's number, counting up from 1.
+    public let id: Int
+    /// When it arrived, ISO 8601 in UTC.
+    public let time: String
+    /// Its `X-Understudy-Session`, if any.
+    public let session: String?
+    /// The method.
+    public let method: String
+    /// The path, without the query.
+    public let path: String
+    /// The query, without `?` (empty when none).
+    public let query: String
+    /// The request headers (values over 4 KiB cut, ending in `…`).
+    public let headers: [String: String]
+    /// The body's size in bytes.
+    public let bodySize: Int
+    /// The id of the rule that fired, if one did.
+    public let rule: String?
+    /// The fault applied (the normalised spec), if any.
+    public let fault: String?
+    /// The status sent; 0 when no status line was (empty, reset, hang, garbage).
+    public let status: Int
+    /// Body bytes handed to the socket.
+    public let bytesWritten: Int
+    /// Milliseconds from arrival to the reply being queued; nil when nothing was sent.
+    public let firstByteMs: Double?
+    /// Milliseconds from arrival to the server finishing with the request.
+    public let durationMs: Double?
+
+    /// The fault applied, typed (nil when none, or when the text is not one this version reads).
+    public var appliedFault: Fault? { fault.flatMap { try? Fault(parsing: $0) } }
+}
+
+/// A page of the journal: the newest matching entries (oldest first) and how many matched in all.
+public struct JournalPage: Sendable, Hashable, Decodable {
+    /// The entries, oldest first.
+    public let requests: [JournalRecord]
+    /// Every match, before `limit`.
+    public let total: Int
+}

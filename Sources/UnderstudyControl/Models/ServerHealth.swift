@@ -1,0 +1,17 @@
+/// `GET /__understudy/health`: the server's version and counters.
+public struct ServerHealth: Sendable, Hashable, Decodable {
+    /// `ok`.
+    public let status: String
+    /// The server's version.
+    public let version: String
+    /// The server's seed.
+    public let seed: UInt64
+    /// Rules installed.
+    public let rules: Int
+    /// Requests in the journal.
+    public let requests: Int
+    /// Whether it is refusing connections (`goOffline`).
+    public let offline: Bool
+    /// Replies held by a delay or hang.
+    public let heldConnections: Int
+}

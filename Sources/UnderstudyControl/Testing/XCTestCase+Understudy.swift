@@ -1,0 +1,29 @@
+#if canImport(XCTest)
+import XCTest
+
+extension XCTestCase {
+    /// Opens a session for this test and ends it when the test finishes: the XCTest counterpart of the
+    /// `.understudySession` trait, for suites not yet on Swift Testing and for UI tests (Swift Testing does not
+    /// drive `XCUIApplication`).
+    ///
+    /// ```swift
+    /// @MainActor func testRecovers() async throws {
+    ///     let session = try await understudySession()
+    ///     try await session.addRule(.status(503), path: "/products/1", times: 2)
+    ///     let app = XCUIApplication(); app.launchArguments += session.launchArguments; app.launch()
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - control: The server's client (`UNDERSTUDY_URL` by default).
+    ///   - seed: The session's seed.
+    /// - Returns: The open session.
+    public func understudySession(on control: ControlClient = .fromEnvironment(),
+                                  seed: UInt64? = nil) async throws -> UnderstudySession {
+        let session = try await UnderstudySession.open(on: control, id: UnderstudySession.id(forTestNamed: name), seed: seed)
+        addTeardownBlock {
+            try? await session.end()
+        }
+        return session
+    }
+}
+#endif

@@ -1,0 +1,97 @@
+extension Fault {
+    /// One directive of the grammar, with its value in the server's units (milliseconds, bytes).
+    enum Directive: Sendable, Hashable {
+        case delay(ClosedRange<Int>)
+        case rate(bytesPerSecond: Int)
+        case chunks(count: Int, overMilliseconds: Int)
+        case status(Int)
+        case message(String)
+        case retryAfter(RetryAfter)
+        case rateLimit(requests: Int, windowMilliseconds: Int)
+        case expireToken
+        case malformed(shape: Bool)
+        case truncateBytes(Int)
+        case truncatePercent(Int)
+        case truncateChunked
+        case empty
+        case reset(afterHeaders: Bool)
+        case hang
+        case garbage
+        case dropAfter(Int)
+        case cutMidEvent(Int)
+        case resetAfter(Int)
+        case stallAfter(Int)
+        case malformedEvent(Int)
+        case newline(Newline)
+        case chunk(Int)
+
+        /// The directive's name in the grammar.
+        var name: String {
+            switch self {
+            case .delay: "delay"
+            case .rate: "rate"
+            case .chunks: "chunks"
+            case .status: "status"
+            case .message: "message"
+            case .retryAfter: "retry-after"
+            case .rateLimit: "rate-limit"
+            case .expireToken: "expire-token"
+            case .malformed: "malformed"
+            case .truncateBytes, .truncatePercent: "truncate"
+            case .truncateChunked: "truncate-chunked"
+            case .empty: "empty"
+            case .reset: "reset"
+            case .hang: "hang"
+            case .garbage: "garbage"
+            case .dropAfter: "drop-after"
+            case .cutMidEvent: "cut-mid-event"
+            case .resetAfter: "reset-after"
+            case .stallAfter: "stall-after"
+            case .malformedEvent: "malformed-event"
+            case .newline: "newline"
+            case .chunk: "chunk"
+            }
+        }
+
+        /// The value after `=`, or nil for a flag.
+        var value: String? {
+            switch self {
+            case .delay(let range):
+                range.lowerBound == range.upperBound
+                    ? Fault.render(milliseconds: range.lowerBound)
+                    : "\(Fault.render(milliseconds: range.lowerBound))..\(Fault.render(milliseconds: range.upperBound))"
+            case .rate(let bytes):
+                bytes % 1_000_000 == 0 ? "\(bytes / 1_000_000)MB/s" : bytes % 1_000 == 0 ? "\(bytes / 1_000)kB/s" : "\(bytes)B/s"
+            case .chunks(let count, let milliseconds): "\(count)/\(Fault.render(milliseconds: milliseconds))"
+            case .status(let code): String(code)
+            case .message(let text): text
+            case .retryAfter(let value): value.text
+            case .rateLimit(let requests, let milliseconds): "\(requests)/\(Fault.render(milliseconds: milliseconds))"
+            case .malformed(let shape): shape ? "shape" : nil
+            case .truncateBytes(let bytes): String(bytes)
+            case .truncatePercent(let percent): "\(percent)%"
+            case .reset(let afterHeaders): afterHeaders ? "after-headers" : nil
+            case .dropAfter(let count), .cutMidEvent(let count), .resetAfter(let count), .stallAfter(let count),
+                 .malformedEvent(let count), .chunk(let count):
+                String(count)
+            case .newline(let newline): newline.rawValue
+            case .expireToken, .truncateChunked, .empty, .hang, .garbage: nil
+            }
+        }
+
+        /// `name` or `name=value`, as the server normalises it.
+        var text: String { value.map { "\(name)=\($0)" } ?? name }
+    }
+
+    /// `300ms`, or `2s` when the time is whole seconds.
+    static func render(milliseconds: Int) -> String {
+        milliseconds > 0 && milliseconds % 1_000 == 0 ? "\(milliseconds / 1_000)s" : "\(milliseconds)ms"
+    }
+
+    /// A duration in whole milliseconds (rounded; negative durations count as 0), the server's resolution.
+    static func milliseconds(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        let total = Double(seconds) * 1_000 + Double(attoseconds) / 1e15
+        return total <= 0 ? 0 : Int(min(total.rounded(), Double(Int.max / 2)))
+    }
+}

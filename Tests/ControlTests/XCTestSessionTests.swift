@@ -1,0 +1,25 @@
+import UnderstudyControl
+import XCTest
+
+/// The XCTest helper, for suites not yet on Swift Testing: a session per test, ended in teardown.
+final class XCTestSessionTests: XCTestCase {
+    func testASessionIsOpenForTheTest() async throws {
+        let control = ServerProcess.shared.control
+        let session = try await understudySession(on: control)
+        let open = try await control.sessions()
+        XCTAssertTrue(open.contains { $0.id == session.id })
+        try await session.addRule(.status(503), path: "/ping", times: 1)
+        let rules = try await session.control.rules()
+        XCTAssertEqual(rules.filter { $0.rule.session == session.id }.count, 1)
+        XCTAssertTrue(session.id.hasPrefix("testASessionIsOpenForTheTest") || session.id.contains("testASessionIsOpenForTheTest"))
+    }
+
+    /// The README's UI-test recipe, with UnderstudyClient in place of the app on a simulator.
+    func testRecoversAfterTwo503s() async throws {
+        let session = try await understudySession(on: ServerProcess.shared.control)
+        try await session.addRule(.status(503), path: "/products/1", times: 2)
+        _ = try await App(session: session).product(id: 1)
+        let journal = try await session.requests(path: "/products/1")
+        XCTAssertEqual(journal.count, 3)
+    }
+}

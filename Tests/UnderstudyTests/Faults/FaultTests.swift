@@ -1,0 +1,108 @@
+import Testing
+@testable import Understudy
+
+/// The typed fault spec against the grammar: every directive renders the header text, reads back as the same
+/// value, and is what the server's own parser normalises it to.
+@Suite struct FaultTests {
+    /// One spec per directive (message and retry-after with the status they need), with the text it renders.
+    static let examples: [(Fault, String)] = [
+        (.delay(.milliseconds(300)), "delay=300ms"),
+        (.delay(.seconds(2)), "delay=2s"),
+        (.delay(.milliseconds(100) ... .milliseconds(1_500)), "delay=100ms..1500ms"),
+        (.rate(bytesPerSecond: 2_000), "rate=2kB/s"),
+        (.rate(bytesPerSecond: 512), "rate=512B/s"),
+        (.rate(bytesPerSecond: 3_000_000), "rate=3MB/s"),
+        (.chunks(10, over: .seconds(2)), "chunks=10/2s"),
+        (.status(503), "status=503"),
+        (.status(204), "status=204"),
+        (.status(500, message: "Database on fire"), "status=500; message=Database on fire"),
+        (.status(503, retryAfter: .seconds(1)), "status=503; retry-after=1"),
+        (.status(429, retryAfter: .httpDate("Wed, 21 Oct 2026 07:28:00 GMT")),
+         "status=429; retry-after=Wed, 21 Oct 2026 07:28:00 GMT"),
+        (.status(502) + .message("Bad; gateway") + .retryAfter(.seconds(30)), "status=502; message=Bad, gateway; retry-after=30"),
+        (.rateLimit(5, per: .seconds(10)), "rate-limit=5/10s"),
+        (.rateLimit(5, per: .seconds(10)) + .message("Slow down"), "rate-limit=5/10s; message=Slow down"),
+        (.expireToken, "expire-token"),
+        (.malformed, "malformed"),
+        (.malformedShape, "malformed=shape"),
+        (.truncate(bytes: 512), "truncate=512"),
+        (.truncate(percent: 50), "truncate=50%"),
+        (.truncateChunked, "truncate-chunked"),
+        (.empty, "empty"),
+        (.reset, "reset"),
+        (.resetAfterHeaders, "reset=after-headers"),
+        (.hang, "hang"),
+        (.garbage, "garbage"),
+        (.dropAfter(events: 3), "drop-after=3"),
+        (.cutMidEvent(2), "cut-mid-event=2"),
+        (.resetAfter(events: 2), "reset-after=2"),
+        (.stallAfter(events: 0), "stall-after=0"),
+        (.malformedEvent(2), "malformed-event=2"),
+        (.newline(.crlf), "newline=crlf"),
+        (.newline(.cr), "newline=cr"),
+        (.chunk(bytes: 1), "chunk=1"),
+        (.delay(.milliseconds(300)) + .status(503, retryAfter: .seconds(1)), "delay=300ms; status=503; retry-after=1"),
+        (.dropAfter(events: 3) + .newline(.lf) + .chunk(bytes: 7) + .delay(.seconds(1)), "drop-after=3; newline=lf; chunk=7; delay=1s"),
+    ]
+
+    @Test(arguments: 0..<examples.count)
+    func rendersParsesBackAndMatchesTheServer(_ index: Int) throws {
+        let (fault, text) = FaultTests.examples[index]
+        #expect(fault.text == text)
+        #expect(try Fault(parsing: text) == fault)
+        let server = try FaultSpecParser.parse(fault.text)
+        #expect(server.text == fault.text)
+        #expect(try Fault(parsing: server.text) == fault)
+    }
+
+    @Test func everyDirectiveOfTheGrammarIsCovered() {
+        let covered = Set(FaultTests.examples.flatMap { $0.0.names })
+        #expect(covered == Set(FaultSpecParser.known))
+    }
+
+    @Test func readsWhatTheServerReads() throws {
+        #expect(try Fault(parsing: " STATUS = 503 ;; Retry-After=2 ") == .status(503, retryAfter: .seconds(2)))
+        #expect(try Fault(parsing: "rate=2KB/s") == .rate(bytesPerSecond: 2_000))
+        #expect(try Fault(parsing: "rate=1KiB/s") == .rate(bytesPerSecond: 1_024))
+        #expect(try Fault(parsing: "delay=1.5s") == .delay(.milliseconds(1_500)))
+        #expect(try Fault(parsing: "delay=250") == .delay(.milliseconds(250)))
+        #expect(try Fault(parsing: "malformed=json") == .malformed)
+        #expect(try Fault(parsing: "reset=before-headers") == .reset)
+        #expect(try Fault(parsing: "") == .none)
+        #expect(Fault.none.text.isEmpty)
+    }
+
+    @Test func errorsNameTheDirectiveAndWhereItIs() {
+        let server = #expect(throws: FaultSpecError.self) { try FaultSpecParser.parse("delay=1s; stauts=503") }
+        let typed = #expect(throws: FaultSpecError.self) { try Fault(parsing: "delay=1s; stauts=503") }
+        #expect(typed?.directive == "stauts=503")
+        #expect(typed?.position == 11)
+        #expect(typed?.position == server?.position)
+        #expect(throws: FaultSpecError.self) { try Fault(parsing: "offline") }
+        #expect(throws: FaultSpecError.self) { try Fault(parsing: "delay=2s..1s") }
+        #expect(throws: FaultSpecError.self) { try Fault(parsing: "hang=1") }
+    }
+
+    @Test func composesInOrderAndSplitsBack() {
+        let fault = Fault([.delay(.milliseconds(300)), .status(503)])
+        #expect(fault == .delay(.milliseconds(300)) + .status(503))
+        #expect(fault.components == [.delay(.milliseconds(300)), .status(503)])
+        #expect(fault.names == ["delay", "status"])
+        #expect("\(fault)" == "delay=300ms; status=503")
+    }
+
+    @Test func durationsAreWholeMilliseconds() {
+        #expect(Fault.delay(.microseconds(1_400)).text == "delay=1ms")
+        #expect(Fault.delay(.seconds(-1)).text == "delay=0ms")
+    }
+
+    @Test func theInProcessAPITakesTheTypedSpec() throws {
+        let rule = FaultRule(match: .init(path: "/products/*"), fault: .status(503, retryAfter: .seconds(1)), times: 2)
+        #expect(rule.fault == "status=503; retry-after=1")
+        let server = try UnderstudyServer.start()
+        defer { server.stop() }
+        let added = try server.faults.add(.status(503) + .delay(.milliseconds(10)), match: .init(path: "/x"), times: 1)
+        #expect(added.rule.fault == "status=503; delay=10ms")
+        #expect(throws: FaultSpecError.self) { try server.faults.add(.status(503) + .empty) }
+    }
+}
