@@ -8,6 +8,10 @@ public final class Catalog: Sendable {
     let products: [PreparedProduct]
     let users: UserDirectory
     let categories: [ProductCategory]
+    /// Your own collections (`--fixtures DIR/<name>.json`), by name; served before a built-in resource of that name.
+    let collections: [String: RecordCollection]
+    /// DummyJSON's other resources, each parsed from the embedded data the first time a route asks for it.
+    let builtIns = Locked<[String: RecordCollection]>([:])
     private let indexByID: [String: Int]
     /// `/products/categories` and `/products/category-list`, encoded once.
     let categoriesBody: SharedBytes
@@ -18,9 +22,10 @@ public final class Catalog: Sendable {
     /// The number of users.
     public var userCount: Int { users.users.count }
 
-    init(products: [PreparedProduct], users: UserDirectory) {
+    init(products: [PreparedProduct], users: UserDirectory, collections: [String: RecordCollection] = [:]) {
         self.products = products
         self.users = users
+        self.collections = collections
         var index: [String: Int] = [:]
         var slugs: [String] = []
         var seenSlugs: Set<String> = []
@@ -76,8 +81,14 @@ public final class Catalog: Sendable {
         self.init(products: try loadedProducts.get(), users: try loadedUsers.get())
     }
 
-    /// Loads `products.json` and `users.json` from a directory; a file that is absent falls back to the built-in one.
-    /// - Throws: `FixtureError` when the directory has neither file, or a file cannot be read or is invalid.
+    /// Names a file in `--fixtures` cannot take: the routes that are not collections.
+    static let reservedNames: Set<String> = ["products", "product", "auth", "http", "https", "test", "ping", "health",
+                                             "__understudy"]
+
+    /// Loads a directory: `products.json` and `users.json` in DummyJSON's format (one that is absent falls back to
+    /// the built-in one), and every other `<name>.json` as your own collection, served at `/<name>`.
+    /// - Throws: `FixtureError` when the directory has no JSON file, or a file cannot be read, is invalid, or is
+    ///   named after a route that is not a collection.
     public static func load(directory: String) throws(FixtureError) -> Catalog {
         let productsPath = (directory as NSString).appendingPathComponent("products.json")
         let usersPath = (directory as NSString).appendingPathComponent("users.json")
@@ -87,9 +98,24 @@ public final class Catalog: Sendable {
         }
         let productsBytes = try read(productsPath)
         let usersBytes = try read(usersPath)
-        guard productsBytes != nil || usersBytes != nil else {
-            throw FixtureError(file: directory, line: nil, column: nil, path: nil,
-                               reason: "holds neither products.json nor users.json")
+        var collections: [String: RecordCollection] = [:]
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
+        for file in names where file.hasSuffix(".json") && file != "products.json" && file != "users.json" {
+            let name = String(file.dropLast(".json".count))
+            let path = (directory as NSString).appendingPathComponent(file)
+            guard !name.isEmpty, name.utf8.allSatisfy({ isNameByte($0) }) else {
+                throw FixtureError(file: path, line: nil, column: nil, path: nil,
+                                   reason: "a collection's name may hold only letters, digits, '-' and '_'")
+            }
+            guard !reservedNames.contains(name.lowercased()) else {
+                throw FixtureError(file: path, line: nil, column: nil, path: nil,
+                                   reason: "'/\(name)' is a built-in route, not a collection; rename the file")
+            }
+            guard let bytes = try read(path) else { continue }
+            collections[name.lowercased()] = try FixtureLoader.collection(named: name, from: bytes, file: path)
+        }
+        guard productsBytes != nil || usersBytes != nil || !collections.isEmpty else {
+            throw FixtureError(file: directory, line: nil, column: nil, path: nil, reason: "holds no .json file")
         }
         let products = try productsBytes.map { bytes throws(FixtureError) in
             try FixtureLoader.products(from: bytes, file: productsPath)
@@ -97,7 +123,15 @@ public final class Catalog: Sendable {
         let users = try usersBytes.map { bytes throws(FixtureError) in
             try FixtureLoader.users(from: bytes, file: usersPath)
         } ?? standard.users
-        return Catalog(products: products, users: users)
+        return Catalog(products: products, users: users, collections: collections)
+    }
+
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"): true
+        default: false
+        }
     }
 
     private static func read(_ path: String) throws(FixtureError) -> [UInt8]? {
