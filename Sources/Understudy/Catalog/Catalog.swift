@@ -6,7 +6,18 @@ import UnderstudyJSON
 /// so every server in a process can share one.
 public final class Catalog: Sendable {
     let products: [PreparedProduct]
-    let users: UserDirectory
+    /// The users that log in (and `/users`). The built-in ones are parsed the first time a route asks: they are
+    /// the larger half of the embedded data, and start-up then parses only the products, as it did with 40 users.
+    var users: UserDirectory {
+        userStore.withLock { stored in
+            if let stored { return stored }
+            let loaded = userLoader?() ?? UserDirectory(users: [])
+            stored = loaded
+            return loaded
+        }
+    }
+    private let userStore: Locked<UserDirectory?>
+    private let userLoader: (@Sendable () -> UserDirectory)?
     let categories: [ProductCategory]
     /// Your own collections (`--fixtures DIR/<name>.json`), by name; served before a built-in resource of that name.
     let collections: [String: RecordCollection]
@@ -22,9 +33,15 @@ public final class Catalog: Sendable {
     /// The number of users.
     public var userCount: Int { users.users.count }
 
-    init(products: [PreparedProduct], users: UserDirectory, collections: [String: RecordCollection] = [:]) {
+    convenience init(products: [PreparedProduct], users: UserDirectory, collections: [String: RecordCollection] = [:]) {
+        self.init(products: products, userStore: Locked(users), userLoader: nil, collections: collections)
+    }
+
+    private init(products: [PreparedProduct], userStore: Locked<UserDirectory?>,
+                 userLoader: (@Sendable () -> UserDirectory)?, collections: [String: RecordCollection]) {
         self.products = products
-        self.users = users
+        self.userStore = userStore
+        self.userLoader = userLoader
         self.collections = collections
         var index: [String: Int] = [:]
         var slugs: [String] = []
@@ -48,9 +65,15 @@ public final class Catalog: Sendable {
     /// The catalogue compiled into Understudy: 194 products in 24 categories and the test users.
     public static let standard: Catalog = {
         do {
-            return try Catalog(
-                productsJSON: Array(DefaultFixtures.productsJSON.utf8), productsFile: "<embedded products.json>",
-                usersJSON: Array(DefaultFixtures.usersJSON.utf8), usersFile: "<embedded users.json>")
+            let products = try FixtureLoader.products(from: Array(DefaultFixtures.productsJSON.utf8),
+                                                      file: "<embedded products.json>")
+            return Catalog(products: products, userStore: Locked(nil), userLoader: {
+                do {
+                    return try FixtureLoader.users(from: Array(DefaultFixtures.usersJSON.utf8), file: "<embedded users.json>")
+                } catch {
+                    fatalError("Understudy's embedded users are invalid: \(error)")
+                }
+            }, collections: [:])
         } catch {
             // The embedded fixtures are checked by the test suite; failing here means the build itself is broken.
             fatalError("Understudy's embedded fixtures are invalid: \(error)")
@@ -120,9 +143,11 @@ public final class Catalog: Sendable {
         let products = try productsBytes.map { bytes throws(FixtureError) in
             try FixtureLoader.products(from: bytes, file: productsPath)
         } ?? standard.products
-        let users = try usersBytes.map { bytes throws(FixtureError) in
-            try FixtureLoader.users(from: bytes, file: usersPath)
-        } ?? standard.users
+        guard let usersBytes else {
+            // The built-in users, parsed when first asked for, as in the standard catalogue.
+            return Catalog(products: products, userStore: Locked(nil), userLoader: { standard.users }, collections: collections)
+        }
+        let users = try FixtureLoader.users(from: usersBytes, file: usersPath)
         return Catalog(products: products, users: users, collections: collections)
     }
 
