@@ -106,6 +106,9 @@ class IsolatedServer:
             args += ["--host", options["host"]]
         for name in options.get("allowHosts", []):
             args += ["--allow-host", name]
+        if "fixtures" in options:
+            # Relative to the repository root, as the cases are written.
+            args += ["--fixtures", os.path.join(ROOT, options["fixtures"])]
         self.process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         line = self.process.stdout.readline()
         found = re.search(r"listening on http://([^\s/]+):([0-9]+)", line)

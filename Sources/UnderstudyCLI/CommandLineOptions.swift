@@ -30,7 +30,8 @@ struct CommandLineOptions: Equatable {
 
           --host HOST      address to listen on (default 127.0.0.1; anything else exposes it to the network)
           --port PORT      port to listen on; 0 picks a free one (default 8080)
-          --fixtures DIR   serve DIR/products.json and DIR/users.json (DummyJSON format) instead of the built-in data
+          --fixtures DIR   serve DIR/products.json and DIR/users.json (DummyJSON format) instead of the built-in data,
+                           and every other DIR/<name>.json as your own collection at /<name>
           --scenario FILE  load fault rules from FILE at start (repeatable); see fixtures/scenarios/
           --seed N         seed every random choice, so a run can be replayed (default 1)
           --journal-size N keep the last N requests in the journal (default 10000)

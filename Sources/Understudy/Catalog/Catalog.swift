@@ -6,8 +6,23 @@ import UnderstudyJSON
 /// so every server in a process can share one.
 public final class Catalog: Sendable {
     let products: [PreparedProduct]
-    let users: UserDirectory
+    /// The users that log in (and `/users`). The built-in ones are parsed the first time a route asks: they are
+    /// the larger half of the embedded data, and start-up then parses only the products, as it did with 40 users.
+    var users: UserDirectory {
+        userStore.withLock { stored in
+            if let stored { return stored }
+            let loaded = userLoader?() ?? UserDirectory(users: [])
+            stored = loaded
+            return loaded
+        }
+    }
+    private let userStore: Locked<UserDirectory?>
+    private let userLoader: (@Sendable () -> UserDirectory)?
     let categories: [ProductCategory]
+    /// Your own collections (`--fixtures DIR/<name>.json`), by name; served before a built-in resource of that name.
+    let collections: [String: RecordCollection]
+    /// DummyJSON's other resources, each parsed from the embedded data the first time a route asks for it.
+    let builtIns = Locked<[String: RecordCollection]>([:])
     private let indexByID: [String: Int]
     /// `/products/categories` and `/products/category-list`, encoded once.
     let categoriesBody: SharedBytes
@@ -18,9 +33,16 @@ public final class Catalog: Sendable {
     /// The number of users.
     public var userCount: Int { users.users.count }
 
-    init(products: [PreparedProduct], users: UserDirectory) {
+    convenience init(products: [PreparedProduct], users: UserDirectory, collections: [String: RecordCollection] = [:]) {
+        self.init(products: products, userStore: Locked(users), userLoader: nil, collections: collections)
+    }
+
+    private init(products: [PreparedProduct], userStore: Locked<UserDirectory?>,
+                 userLoader: (@Sendable () -> UserDirectory)?, collections: [String: RecordCollection]) {
         self.products = products
-        self.users = users
+        self.userStore = userStore
+        self.userLoader = userLoader
+        self.collections = collections
         var index: [String: Int] = [:]
         var slugs: [String] = []
         var seenSlugs: Set<String> = []
@@ -43,9 +65,15 @@ public final class Catalog: Sendable {
     /// The catalogue compiled into Understudy: 194 products in 24 categories and the test users.
     public static let standard: Catalog = {
         do {
-            return try Catalog(
-                productsJSON: Array(DefaultFixtures.productsJSON.utf8), productsFile: "<embedded products.json>",
-                usersJSON: Array(DefaultFixtures.usersJSON.utf8), usersFile: "<embedded users.json>")
+            let products = try FixtureLoader.products(from: Array(DefaultFixtures.productsJSON.utf8),
+                                                      file: "<embedded products.json>")
+            return Catalog(products: products, userStore: Locked(nil), userLoader: {
+                do {
+                    return try FixtureLoader.users(from: Array(DefaultFixtures.usersJSON.utf8), file: "<embedded users.json>")
+                } catch {
+                    fatalError("Understudy's embedded users are invalid: \(error)")
+                }
+            }, collections: [:])
         } catch {
             // The embedded fixtures are checked by the test suite; failing here means the build itself is broken.
             fatalError("Understudy's embedded fixtures are invalid: \(error)")
@@ -76,8 +104,14 @@ public final class Catalog: Sendable {
         self.init(products: try loadedProducts.get(), users: try loadedUsers.get())
     }
 
-    /// Loads `products.json` and `users.json` from a directory; a file that is absent falls back to the built-in one.
-    /// - Throws: `FixtureError` when the directory has neither file, or a file cannot be read or is invalid.
+    /// Names a file in `--fixtures` cannot take: the routes that are not collections.
+    static let reservedNames: Set<String> = ["products", "product", "auth", "http", "https", "test", "ping", "health",
+                                             "__understudy"]
+
+    /// Loads a directory: `products.json` and `users.json` in DummyJSON's format (one that is absent falls back to
+    /// the built-in one), and every other `<name>.json` as your own collection, served at `/<name>`.
+    /// - Throws: `FixtureError` when the directory has no JSON file, or a file cannot be read, is invalid, or is
+    ///   named after a route that is not a collection.
     public static func load(directory: String) throws(FixtureError) -> Catalog {
         let productsPath = (directory as NSString).appendingPathComponent("products.json")
         let usersPath = (directory as NSString).appendingPathComponent("users.json")
@@ -87,17 +121,42 @@ public final class Catalog: Sendable {
         }
         let productsBytes = try read(productsPath)
         let usersBytes = try read(usersPath)
-        guard productsBytes != nil || usersBytes != nil else {
-            throw FixtureError(file: directory, line: nil, column: nil, path: nil,
-                               reason: "holds neither products.json nor users.json")
+        var collections: [String: RecordCollection] = [:]
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
+        for file in names where file.hasSuffix(".json") && file != "products.json" && file != "users.json" {
+            let name = String(file.dropLast(".json".count))
+            let path = (directory as NSString).appendingPathComponent(file)
+            guard !name.isEmpty, name.utf8.allSatisfy({ isNameByte($0) }) else {
+                throw FixtureError(file: path, line: nil, column: nil, path: nil,
+                                   reason: "a collection's name may hold only letters, digits, '-' and '_'")
+            }
+            guard !reservedNames.contains(name.lowercased()) else {
+                throw FixtureError(file: path, line: nil, column: nil, path: nil,
+                                   reason: "'/\(name)' is a built-in route, not a collection; rename the file")
+            }
+            guard let bytes = try read(path) else { continue }
+            collections[name.lowercased()] = try FixtureLoader.collection(named: name, from: bytes, file: path)
+        }
+        guard productsBytes != nil || usersBytes != nil || !collections.isEmpty else {
+            throw FixtureError(file: directory, line: nil, column: nil, path: nil, reason: "holds no .json file")
         }
         let products = try productsBytes.map { bytes throws(FixtureError) in
             try FixtureLoader.products(from: bytes, file: productsPath)
         } ?? standard.products
-        let users = try usersBytes.map { bytes throws(FixtureError) in
-            try FixtureLoader.users(from: bytes, file: usersPath)
-        } ?? standard.users
-        return Catalog(products: products, users: users)
+        guard let usersBytes else {
+            // The built-in users, parsed when first asked for, as in the standard catalogue.
+            return Catalog(products: products, userStore: Locked(nil), userLoader: { standard.users }, collections: collections)
+        }
+        let users = try FixtureLoader.users(from: usersBytes, file: usersPath)
+        return Catalog(products: products, users: users, collections: collections)
+    }
+
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"): true
+        default: false
+        }
     }
 
     private static func read(_ path: String) throws(FixtureError) -> [UInt8]? {

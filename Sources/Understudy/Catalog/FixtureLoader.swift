@@ -53,6 +53,30 @@ enum FixtureLoader {
         return UserDirectory(users: users)
     }
 
+    /// Your own collection, `DIR/<name>.json`: a bare array or `{"<name>": [...]}` of objects, each with an `id`
+    /// (an integer or a non-empty string) used by no other item.
+    static func collection(named name: String, from bytes: [UInt8], file: String) throws(FixtureError) -> RecordCollection {
+        var seenIDs: Set<String> = []
+        var records: [PreparedRecord] = []
+        let elements = try FixtureLoader.records(from: bytes, file: file, wrapperKey: name)
+        records.reserveCapacity(elements.count)
+        for (index, element) in elements.enumerated() {
+            let path: [JSONPathComponent] = [.index(index)]
+            guard case .object(let object) = element else {
+                throw failure(file, bytes, path, "expected an object, found \(element.typeName)")
+            }
+            guard let id = object["id"] else { throw failure(file, bytes, path, "missing required key \"id\"") }
+            guard let idText = PreparedRecord.idText(of: id) else {
+                throw failure(file, bytes, path + [.key("id")], "expected an integer or a non-empty string id, found \(id.typeName)")
+            }
+            guard seenIDs.insert(idText).inserted else {
+                throw failure(file, bytes, path + [.key("id")], "duplicate id \(idText)")
+            }
+            records.append(PreparedRecord(object: object, idText: idText))
+        }
+        return RecordCollection(name: name, records: records)
+    }
+
     /// Each record as an object with its integer `id`, unique in the file, and its JSON path.
     private static func identifiedRecords(
         from bytes: [UInt8], file: String, wrapperKey: String, noun: String

@@ -50,7 +50,7 @@ extension Router {
 
     /// A 200 JSON reply for a read-only route, from the cache when this exact target was asked before.
     /// `make` hands over a buffer the catalogue already holds (a product, the category lists) without a copy.
-    private func cachedJSON(_ request: HTTPRequest, _ query: ListQuery, _ make: () -> SharedBytes) -> HTTPResponse {
+    func cachedJSON(_ request: HTTPRequest, _ query: ListQuery, _ make: () -> SharedBytes) -> HTTPResponse {
         // A reply behind /auth is cached (the body is the same) but never canned: the canned path runs before
         // routing, so it would skip the token check.
         let servesDirectly = request.query["_fault"] == nil && !request.passedTokenCheck

@@ -52,17 +52,35 @@ final class Router {
             return index
         }
         let rest = segments.dropFirst()
+        // Your own collections come first: a `todos.json` given with --fixtures replaces the built-in todos.
+        if !catalog.collections.isEmpty, let collection = catalog.collections[resource.lowercased()] {
+            return try collectionRoute(collection, request, method: method, rest, query)
+        }
         switch resource {
         case "products", "product":
             return try productRoute(request, method: method, rest, query)
         case "auth":
             return try authRoute(request, method: method, rest, query)
-        case "users" where rest.count == 1 && rest.first == "login":
-            try require("POST", method, request)
+        case "users" where method == "POST" && rest.count == 1 && rest.first == "login",
+             "user" where method == "POST" && rest.count == 1 && rest.first == "login":
             return try login(request)
-        case "users" where rest.count == 1 && rest.first == "me":
-            try require("GET", method, request)
+        case "users" where method == "GET" && rest.count == 1 && rest.first == "me",
+             "user" where method == "GET" && rest.count == 1 && rest.first == "me":
             return try me(request)
+        case "users", "user":
+            return try userRoute(request, method: method, rest, query)
+        case "posts", "post":
+            return try postRoute(request, method: method, rest, query)
+        case "comments", "comment":
+            return try commentRoute(request, method: method, rest, query)
+        case "todos", "todo":
+            return try todoRoute(request, method: method, rest, query)
+        case "carts", "cart":
+            return try cartRoute(request, method: method, rest, query)
+        case "quotes", "quote":
+            return try quoteRoute(request, method: method, rest, query)
+        case "recipes", "recipe":
+            return try recipeRoute(request, method: method, rest, query)
         case "http", "https":
             return try statusRoute(request, Array(rest))
         case "test" where rest.isEmpty, "ping" where rest.isEmpty, "health" where rest.isEmpty:

@@ -23,6 +23,12 @@ struct ContractCase: CustomTestStringConvertible, Sendable {
         if let token = server["adminToken"]?.stringValue { configuration.adminToken = token }
         if let host = server["host"]?.stringValue { configuration.host = host }
         if case .array(let names)? = server["allowHosts"] { configuration.allowedHosts = names.compactMap(\.stringValue) }
+        if let fixtures = server["fixtures"]?.stringValue {
+            // A path relative to the repository root; a folder that does not load leaves the built-in data, and the
+            // case then fails on its own routes.
+            let directory = SpecRoutes.root.appendingPathComponent(fixtures).path
+            if let catalog = try? Catalog.load(directory: directory) { configuration.catalog = catalog }
+        }
     }
 
     /// Whether `{{token:emilys}}` appears anywhere in the case's requests.

@@ -18,7 +18,7 @@ import Testing
     static let query = "?count=1&interval=10"
 
     @Test func theSpecListsRoutes() {
-        #expect(SpecRoutes.paths.count >= 28)
+        #expect(SpecRoutes.paths.count >= 60)
         #expect(SpecRoutes.paths.allSatisfy { !$0.methods.isEmpty })
     }
 
@@ -63,8 +63,9 @@ import Testing
         }
     }
 
-    /// Paths a client might try: DummyJSON's other resources, and near misses of real routes.
-    @Test(arguments: ["/carts", "/users", "/users/1", "/posts", "/products/1/reviews", "/products/category/laptops/x",
+    /// Paths a client might try: near misses of real routes, and relations DummyJSON does not have.
+    @Test(arguments: ["/users/1/comments", "/users/1/recipes", "/carts/1/x", "/posts/1/likes", "/todos/random/1/x",
+                      "/recipes/tag/x/y", "/products/1/reviews", "/products/category/laptops/x",
                       "/auth", "/http", "/https", "/test/x", "/__understudy", "/__understudy/nothing",
                       "/__understudy/health/x", "/__understudy/faults/rule-1/x", "/openapi.json"])
     func unlistedPathsAreNotServed(path: String) async throws {

@@ -90,9 +90,9 @@ import UnderstudyJSON
         #expect(send("GET", "/auth/login").response.status == 405)
         #expect(send("DELETE", "/products").response.status == 405)
         #expect(send("TRACE", "/products/add").response.headers["Allow"] == "GET, POST, PUT, PATCH, DELETE, HEAD")
-        let missing = send("GET", "/carts")
+        let missing = send("GET", "/widgets")
         #expect(missing.response.status == 404)
-        #expect(message(missing) == "Route GET /carts not found")
+        #expect(message(missing) == "Route GET /widgets not found")
     }
 
     @Test func addEchoesOnlyKnownFieldsWithTheirTypes() {

@@ -1,0 +1,47 @@
+import UnderstudyLocking
+import UnderstudyJSON
+
+/// DummyJSON's resources besides products: the users (the same records that log in) and posts, comments, todos,
+/// carts, quotes and recipes from the embedded data (`DefaultFixtures+Resources.swift`).
+///
+/// Each is parsed the first time a route asks for it, so start-up pays only for products and users; the embedded
+/// data is checked by the test suite, so a parse here cannot fail for a built binary.
+extension Catalog {
+    /// The fields DummyJSON's search reads, per resource (dummyjson-resources.md §0.6).
+    static let searchFields: [String: [String]] = [
+        "users": ["firstName", "lastName", "email", "username"],
+        "posts": ["body"],
+        "recipes": ["name"],
+    ]
+
+    var userRecords: RecordCollection { builtIn("users") }
+    var posts: RecordCollection { builtIn("posts") }
+    var comments: RecordCollection { builtIn("comments") }
+    var todos: RecordCollection { builtIn("todos") }
+    var carts: RecordCollection { builtIn("carts") }
+    var quotes: RecordCollection { builtIn("quotes") }
+    var recipes: RecordCollection { builtIn("recipes") }
+
+    private func builtIn(_ name: String) -> RecordCollection {
+        if let loaded = builtIns.withLock({ $0[name] }) { return loaded }
+        let collection: RecordCollection
+        if name == "users" {
+            collection = RecordCollection(name: name, records: users.users.map {
+                PreparedRecord(object: $0.object, idText: String($0.id))
+            }, searchFields: Catalog.searchFields[name])
+        } else {
+            do {
+                let loaded = try FixtureLoader.collection(named: name, from: Array((DefaultFixtures.resourcesJSON[name] ?? "[]").utf8),
+                                                          file: "<embedded \(name).json>")
+                collection = RecordCollection(name: name, records: loaded.records, searchFields: Catalog.searchFields[name])
+            } catch {
+                fatalError("Understudy's embedded \(name) are invalid: \(error)")
+            }
+        }
+        return builtIns.withLock { loaded in
+            if let raced = loaded[name] { return raced }
+            loaded[name] = collection
+            return collection
+        }
+    }
+}

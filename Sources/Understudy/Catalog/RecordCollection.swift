@@ -1,0 +1,132 @@
+import UnderstudyLocking
+import UnderstudyJSON
+
+/// A collection a route serves: its items in file order, found by id, with the indexes its routes ask for.
+///
+/// The id index is built at load (it is also the duplicate check). Search text and per-field indexes are built the
+/// first time a route needs them and kept: start-up pays only for what every request needs, and a relation route
+/// (`/posts/user/5`, `/comments/post/1`) is a dictionary lookup instead of a scan of the collection.
+/// Immutable apart from those caches, which sit behind a lock, so every server in a process can share one.
+final class RecordCollection: Sendable {
+    /// The route and list-wrapper key (`todos`).
+    let name: String
+    /// The word DummyJSON's 404 uses (`Todo with id 'x' not found`).
+    let noun: String
+    let records: [PreparedRecord]
+    private let indexByID: [String: Int]
+    /// The id a simulated add answers with: one past the largest integer id (the count + 1 for DummyJSON's
+    /// contiguous ids), or the count + 1 when some ids are strings.
+    let nextID: Int
+    /// The fields `search` matches in; nil for every top-level string field (your own collections).
+    let searchFields: [String]?
+
+    private struct Indexes {
+        var searchText: [[String]]?
+        var byValue: [String: [String: [Int]]] = [:]
+        var byElement: [String: [String: [Int]]] = [:]
+    }
+    private let indexes = Locked(Indexes())
+
+    init(name: String, noun: String? = nil, records: [PreparedRecord], searchFields: [String]? = nil) {
+        self.name = name
+        self.noun = noun ?? RecordCollection.noun(for: name)
+        self.records = records
+        self.searchFields = searchFields
+        var index: [String: Int] = [:]
+        index.reserveCapacity(records.count)
+        for (position, record) in records.enumerated() { index[record.idText] = position }
+        self.indexByID = index
+        let integers = records.compactMap { $0.object["id"]?.intValue }
+        self.nextID = integers.count == records.count ? (integers.max() ?? 0) + 1 : records.count + 1
+    }
+
+    /// `todos` → `Todo`: the name without a final `s`, capitalised.
+    static func noun(for name: String) -> String {
+        let singular = name.count > 1 && name.hasSuffix("s") ? String(name.dropLast()) : name
+        return singular.prefix(1).uppercased() + singular.dropFirst()
+    }
+
+    var count: Int { records.count }
+    var all: [Int] { Array(records.indices) }
+
+    /// The position of the item whose `String(id)` is exactly `idText`.
+    func position(of idText: String) -> Int? {
+        indexByID[idText]
+    }
+
+    /// The item whose `String(id)` is exactly `idText`, or DummyJSON's plain 404 (`Todo with id 'x' not found`).
+    func record(_ idText: String) throws(APIError) -> PreparedRecord {
+        guard let position = indexByID[idText] else { throw APIError(404, "\(noun) with id '\(idText)' not found") }
+        return records[position]
+    }
+
+    /// Positions of items where one of the search fields contains `search` (already lower-cased); all when empty.
+    func search(_ search: String) -> [Int] {
+        guard !search.isEmpty else { return all }
+        let needle = Array(search.utf8)
+        let texts = indexes.withLock { state in
+            if let built = state.searchText { return built }
+            let built = records.map { record in
+                let values: [String] = if let fields = searchFields {
+                    fields.compactMap { record.object[$0]?.stringValue?.lowercased() }
+                } else {
+                    record.object.entries.compactMap { $0.value.stringValue?.lowercased() }
+                }
+                return values
+            }
+            state.searchText = built
+            return built
+        }
+        return texts.indices.filter { texts[$0].contains { RecordListing.includes($0, needle) } }
+    }
+
+    /// Positions of items whose top-level `field`, written as JavaScript's `String(value)`, is `text`.
+    func matching(_ field: String, equals text: String) -> [Int] {
+        index(\.byValue, field) { value in [SortKey.jsString(value)] }[text] ?? []
+    }
+
+    /// Positions of items whose array `field` has an element equal to `text`, ignoring case.
+    func matching(_ field: String, containsIgnoringCase text: String) -> [Int] {
+        index(\.byElement, field) { value in
+            guard case .array(let items) = value else { return [] }
+            return Set(items.compactMap { $0.stringValue?.lowercased() }).sorted()
+        }[text.lowercased()] ?? []
+    }
+
+    private func index(_ family: WritableKeyPath<Indexes, [String: [String: [Int]]]>, _ field: String,
+                       keys: (JSONValue) -> [String]) -> [String: [Int]] {
+        indexes.withLock { state in
+            if let built = state[keyPath: family][field] { return built }
+            var built: [String: [Int]] = [:]
+            for (position, record) in records.enumerated() {
+                guard let value = record.object[field] else { continue }
+                for key in keys(value) { built[key, default: []].append(position) }
+            }
+            state[keyPath: family][field] = built
+            return built
+        }
+    }
+
+    /// Distinct string elements of the array `field`, in first-appearance order (`/posts/tag-list`).
+    func distinctElements(of field: String) -> [String] {
+        var seen: Set<String> = []
+        var ordered: [String] = []
+        for record in records {
+            guard case .array(let items)? = record.object[field] else { continue }
+            for case .string(let item) in items where seen.insert(item).inserted { ordered.append(item) }
+        }
+        return ordered
+    }
+
+    /// Positions of items where the dotted `path` leads to a truthy value whose `String(value)` is exactly `value`
+    /// (`/users/filter?key=hair.color&value=Brown`).
+    func filter(path: String, value: String) -> [Int] {
+        let keys = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        return records.indices.filter { position in
+            var current: JSONValue? = .object(records[position].object)
+            for key in keys { current = current?[key] }
+            guard let found = current, found.isTruthy else { return false }
+            return SortKey.jsString(found) == value
+        }
+    }
+}

@@ -1,0 +1,147 @@
+import UnderstudyJSON
+
+/// DummyJSON's list pipeline for any collection: filter (the caller's), sort, skip (only when > 0), limit, select;
+/// then the `{"<name>": [...], "total", "skip", "limit"}` wrapper. Items are written from their pre-encoded JSON.
+enum RecordListing {
+    /// Which list parameters a route honours: DummyJSON validates them everywhere but some handlers ignore them
+    /// (`/todos?select=todo` answers whole todos; `/users/5/posts` does not sort).
+    struct Honours: Sendable, Equatable {
+        var select = true
+        var sort = true
+
+        static let all = Honours()
+        static let paging = Honours(select: false, sort: false)
+        static let pagingAndSelect = Honours(select: true, sort: false)
+    }
+
+    /// The list wrapper named `key` over the items of `records` at `matches` (in collection order).
+    static func body<Record: ServedRecord>(_ key: String, _ records: [Record], matching matches: [Int],
+                                           query: ListQuery, honours: Honours = .all) -> [UInt8] {
+        var ordered = matches
+        if honours.sort, let sortBy = query.sortBy { sort(&ordered, records, by: sortBy, order: query.order) }
+        let page = page(ordered, skip: query.skip, limit: query.limit)
+        let select = honours.select ? query.select : nil
+
+        var writer = JSONWriter(reservingCapacity: page.count * (records.first?.encoded.count ?? 64) + 64)
+        writer.writeRaw("{\"")
+        writer.writeRaw(key.utf8)
+        writer.writeRaw("\":[")
+        for (position, index) in page.enumerated() {
+            if position > 0 { writer.writeRaw(",") }
+            let record = records[index]
+            if let select {
+                writer.writeRaw(record.encoded(selecting: select))
+            } else {
+                writer.writeRaw(record.encoded.buffer)
+            }
+        }
+        writer.writeRaw("],\"total\":")
+        writer.write(int: matches.count)
+        writer.writeRaw(",\"skip\":")
+        // NaN (`skip=`) and ±Infinity (`skip=1e999`) come out as null, as `JSON.stringify` writes them.
+        writer.writeRaw(JSONNumber(query.skip).text.utf8)
+        writer.writeRaw(",\"limit\":")
+        writer.write(int: page.count)
+        writer.writeRaw("}")
+        return writer.bytes
+    }
+
+    /// `items.slice(skip)` when skip > 0, then `slice(0, limit)` unless limit is exactly 0, as JavaScript slices.
+    static func page(_ items: [Int], skip: Double, limit: Double) -> ArraySlice<Int> {
+        var remaining = items[...]
+        if skip > 0 { remaining = remaining.dropFirst(clampedCount(skip)) }
+        guard limit != 0 else { return remaining }
+        if limit.isNaN { return [] }
+        if limit > 0 { return remaining.prefix(clampedCount(limit)) }
+        return remaining.dropLast(clampedCount(-limit))
+    }
+
+    private static func clampedCount(_ value: Double) -> Int {
+        value >= Double(Int32.max) ? Int(Int32.max) : Int(value)
+    }
+
+    /// JavaScript's `includes`, as DummyJSON searches: a literal match of code units. A match of UTF-8 bytes is a
+    /// match of UTF-16 code units for valid text. (`String.contains(_:)` matched by Character and built a search
+    /// table per call: about 4 µs per product and request.)
+    static func includes(_ text: String, _ needle: [UInt8]) -> Bool {
+        guard needle.first != nil else { return true }
+        let found = text.utf8.withContiguousStorageIfAvailable { includes($0, needle) }
+        return found ?? includes(String(decoding: Array(text.utf8), as: UTF8.self), needle)
+    }
+
+    static func includes(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
+        guard let first = needle.first else { return true }
+        return needle.withUnsafeBufferPointer { pattern -> Bool in
+            guard haystack.count >= pattern.count else { return false }
+            var start = 0
+            let last = haystack.count - pattern.count
+            while start <= last {
+                if haystack[start] == first {
+                    var offset = 1
+                    while offset < pattern.count, haystack[start + offset] == pattern[offset] { offset += 1 }
+                    if offset == pattern.count { return true }
+                }
+                start += 1
+            }
+            return false
+        }
+    }
+
+    /// A stable sort by one top-level field with JavaScript's `<`: numbers numerically, strings by UTF-16 code unit.
+    /// Items missing the field go last, so the order is total (DummyJSON's is implementation-defined there).
+    static func sort<Record: ServedRecord>(_ indices: inout [Int], _ records: [Record], by field: String,
+                                           order: ListQuery.Order) {
+        let keys = indices.map { SortKey(records[$0].object[field]) }
+        guard keys.contains(where: { $0 != .missing }) else { return }
+        let ranked = Array(0..<indices.count).sorted { lhs, rhs in
+            let left = keys[lhs]
+            let right = keys[rhs]
+            if left == right { return lhs < rhs }
+            if left == .missing || right == .missing { return right == .missing }
+            return order == .ascending ? left < right : right < left
+        }
+        indices = ranked.map { indices[$0] }
+    }
+}
+
+/// A field value reduced to what JavaScript's `<` compares.
+enum SortKey: Equatable, Comparable {
+    case number(Double)
+    case string([UInt16])
+    case missing
+
+    init(_ value: JSONValue?) {
+        switch value {
+        case nil: self = .missing
+        case .null?: self = .number(0)
+        case .bool(let flag)?: self = .number(flag ? 1 : 0)
+        case .number(let number)?: self = .number(number.double)
+        case .string(let string)?: self = .string(Array(string.utf16))
+        case .array(let items)?:
+            // JavaScript compares arrays by their `toString()`: elements joined with commas.
+            self = .string(Array(items.map(SortKey.jsString).joined(separator: ",").utf16))
+        case .object?: self = .string(Array("[object Object]".utf16))
+        }
+    }
+
+    /// `String(value)` in JavaScript, for the scalars and arrays a fixture holds.
+    static func jsString(_ value: JSONValue) -> String {
+        switch value {
+        case .string(let string): string
+        case .number(let number): number.text
+        case .bool(let flag): flag ? "true" : "false"
+        case .null: "null"
+        case .array(let items): items.map { $0 == .null ? "" : jsString($0) }.joined(separator: ",")
+        case .object: "[object Object]"
+        }
+    }
+
+    static func < (lhs: SortKey, rhs: SortKey) -> Bool {
+        switch (lhs, rhs) {
+        case (.number(let left), .number(let right)): left < right
+        case (.string(let left), .string(let right)): left.lexicographicallyPrecedes(right)
+        case (.number, .string): true
+        default: false
+        }
+    }
+}

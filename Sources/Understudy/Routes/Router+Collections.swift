@@ -1,0 +1,84 @@
+import UnderstudyJSON
+
+/// Your own collections (`--fixtures DIR/<name>.json`, served at `/<name>`): the list engine, search over every
+/// string field, DummyJSON's `filter`, one item, and simulated writes, with the same messages as the built-in
+/// resources.
+extension Router {
+    func collectionRoute(_ collection: RecordCollection, _ request: HTTPRequest, method: String,
+                         _ rest: ArraySlice<String>, _ query: ListQuery) throws(APIError) -> HTTPResponse {
+        switch rest.count {
+        case 0:
+            try require("GET", method, request)
+            return cachedJSON(request, query) { SharedBytes(list(collection, collection.all, query)) }
+        case 1:
+            let name = rest[rest.startIndex]
+            switch (method, name) {
+            case ("GET", "search"):
+                return cachedJSON(request, query) { SharedBytes(list(collection, collection.search(query.search), query)) }
+            case ("GET", "filter"):
+                let matches = try filter(collection, request)
+                return cachedJSON(request, query) { SharedBytes(list(collection, matches, query)) }
+            case ("GET", _):
+                return try item(collection, name, request, query)
+            case ("POST", "add"):
+                return try added(collection, request, status: 201)
+            case ("PUT", _), ("PATCH", _):
+                let stored = try collection.record(name).object
+                var updated = stored
+                for entry in try RequestBody.fields(of: request).entries where entry.key != "id" {
+                    updated[entry.key] = entry.value
+                }
+                return .json(JSONWriter.encode(.object(updated)))
+            case ("DELETE", _):
+                return deleted(try collection.record(name))
+            default:
+                throw methodNotAllowed(request, allowed: name == "add" ? ["GET", "POST", "PUT", "PATCH", "DELETE"]
+                                                                       : ["GET", "PUT", "PATCH", "DELETE"])
+            }
+        default:
+            throw notFound(request)
+        }
+    }
+
+    /// The list wrapper over `matches`, named after the collection.
+    func list(_ collection: RecordCollection, _ matches: [Int], _ query: ListQuery,
+              honours: RecordListing.Honours = .all) -> [UInt8] {
+        RecordListing.body(collection.name, collection.records, matching: matches, query: query, honours: honours)
+    }
+
+    /// One item (`select` honoured when asked), from the cache; a plain 404 for an unknown id.
+    func item(_ collection: RecordCollection, _ idText: String, _ request: HTTPRequest, _ query: ListQuery,
+              select: Bool = true) throws(APIError) -> HTTPResponse {
+        let record = try collection.record(idText)
+        guard select, let keys = query.select else { return cachedJSON(request, query) { record.encoded } }
+        return cachedJSON(request, query) { SharedBytes(record.encoded(selecting: keys)) }
+    }
+
+    /// `?key=&value=`: items where the dotted path `key` holds a truthy value written exactly as `value`. Missing
+    /// either gives no items. A repeated `key` crashes DummyJSON (500 `keys.split is not a function`); it is the
+    /// client's mistake, so Understudy answers 400.
+    func filter(_ collection: RecordCollection, _ request: HTTPRequest) throws(APIError) -> [Int] {
+        let keys = request.query.values("key")
+        if keys.count > 1 { throw APIError(400, "Invalid 'key' - must be a string") }
+        let values = request.query.values("value")
+        guard let key = keys.first, values.count == 1, let value = values.first else { return [] }
+        return collection.filter(path: key, value: value)
+    }
+
+    /// A simulated add: the next id, then the body's fields as sent.
+    func added(_ collection: RecordCollection, _ request: HTTPRequest, status: Int) throws(APIError) -> HTTPResponse {
+        var object = JSONObject([.init(key: "id", value: .number(JSONNumber(collection.nextID)))])
+        for entry in try RequestBody.fields(of: request).entries where entry.key != "id" {
+            object[entry.key] = entry.value
+        }
+        return .json(JSONWriter.encode(.object(object)), status: status)
+    }
+
+    /// A simulated delete: the stored item with `isDeleted` and `deletedOn` (now) appended.
+    func deleted(_ record: some ServedRecord) -> HTTPResponse {
+        var object = record.object
+        object["isDeleted"] = .bool(true)
+        object["deletedOn"] = .string(Timestamp.iso8601(now()))
+        return .json(JSONWriter.encode(.object(object)))
+    }
+}
