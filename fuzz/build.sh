@@ -14,7 +14,7 @@ clang -O1 -fsanitize=address,fuzzer-no-link -c Sources/CHeaderLines/HeaderLines.
 # module per binary).
 mkdir -p "$out/modules"
 swiftc "${common[@]}" -module-name UnderstudyLocking -emit-module -emit-module-path "$out/modules/UnderstudyLocking.swiftmodule" \
-  -c Sources/UnderstudyLocking/*.swift -o "$out/UnderstudyLocking.o"
+  -wmo -c Sources/UnderstudyLocking/*.swift -o "$out/UnderstudyLocking.o"
 swiftc "${common[@]}" -module-name UnderstudyJSON -emit-module -emit-module-path "$out/modules/UnderstudyJSON.swiftmodule" \
   -wmo -c $(find Sources/UnderstudyJSON -name '*.swift' | sort) -o "$out/UnderstudyJSON.o"
 swiftc "${common[@]}" -module-name UnderstudyFaultSpec -emit-module -emit-module-path "$out/modules/UnderstudyFaultSpec.swiftmodule" \
