@@ -45,6 +45,8 @@ let package = Package(
             dependencies: ["CLibevent"],
             cSettings: [.define("UNDERSTUDY_HEAD_LINE_WRITER", .when(traits: ["HeadLineWriter"]))]
         ),
+        // The C library's memmem, which Swift's Glibc module does not declare (see ByteSearch.c).
+        .target(name: "CByteSearch"),
         // A lock ThreadSanitizer can see, shared by the server and the client (see Locked.swift).
         .target(
             name: "UnderstudyLocking",
@@ -62,7 +64,7 @@ let package = Package(
         ),
         .target(
             name: "Understudy",
-            dependencies: ["CLibevent", "CCrypto", "CHeaderLines", "UnderstudyLocking", "UnderstudyJSON", "UnderstudyFaultSpec"],
+            dependencies: ["CLibevent", "CCrypto", "CHeaderLines", "CByteSearch", "UnderstudyLocking", "UnderstudyJSON", "UnderstudyFaultSpec"],
             swiftSettings: strictSettings
         ),
         .executableTarget(

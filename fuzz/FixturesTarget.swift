@@ -4,6 +4,17 @@ import UnderstudyJSON
 func fuzzFixtures(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     _ = try? FixtureLoader.products(from: bytes, file: "products.json")
+    // The scanner's fast path must load exactly what the parser loads, whenever it takes a file.
+    if let scanned = FixtureLoader.scannedProducts(from: bytes) {
+        let parsed = try? FixtureLoader.parsedProducts(from: bytes, file: "products.json")
+        precondition(parsed.map { $0.map(\.encoded.bytes) } == scanned.map(\.encoded.bytes))
+        precondition(parsed.map { $0.map(\.category) } == scanned.map(\.category))
+    }
+    if let scanned = FixtureLoader.scannedCollection(named: "notes", from: bytes) {
+        let parsed = try? FixtureLoader.parsedCollection(named: "notes", from: bytes, file: "notes.json")
+        precondition(parsed.map { $0.map(\.encoded.bytes) } == scanned.map(\.encoded.bytes))
+        precondition(parsed.map { $0.map(\.idText) } == scanned.map(\.idText))
+    }
     _ = try? FixtureLoader.users(from: bytes, file: "users.json")
     _ = try? Scenario.parse(bytes, file: "scenario.json")
     if let value = try? JSONParser.parse(bytes) {

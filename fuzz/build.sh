@@ -7,9 +7,11 @@ out=.build/fuzz
 mkdir -p "$out"
 # One package name for every module, so UnderstudyJSON's `package` declarations are visible to the others.
 common=(-sanitize=fuzzer,address -parse-as-library -O -swift-version 6 -package-name understudy)
-# The server's one C target, compiled with the toolchain's clang under the same sanitizer.
+# The server's C targets, compiled with the toolchain's clang under the same sanitizer.
 clang -O1 -fsanitize=address,fuzzer-no-link -c Sources/CHeaderLines/HeaderLines.c -I Sources/CHeaderLines/include \
   $(pkg-config --cflags-only-I libevent) -o "$out/HeaderLines.o"
+clang -O1 -fsanitize=address,fuzzer-no-link -c Sources/CByteSearch/ByteSearch.c -I Sources/CByteSearch/include \
+  -o "$out/ByteSearch.o"
 # The lock both libraries import, the server's JSON and the typed fault spec it re-exports, as modules of their own (the rest is compiled into one
 # module per binary).
 mkdir -p "$out/modules"
@@ -21,8 +23,8 @@ swiftc "${common[@]}" -module-name UnderstudyFaultSpec -emit-module -emit-module
   -wmo -c $(find Sources/UnderstudyFaultSpec -name '*.swift' | sort) -o "$out/UnderstudyFaultSpec.o"
 swiftc "${common[@]}" -module-name FuzzServer -I "$out/modules" "$out/UnderstudyLocking.o" "$out/UnderstudyJSON.o" \
   "$out/UnderstudyFaultSpec.o" \
-  -I Sources/CLibevent -I Sources/CCrypto -I Sources/CHeaderLines/include \
-  $(pkg-config --cflags-only-I libevent libcrypto | sed 's/-I/-Xcc -I/g') "$out/HeaderLines.o" \
+  -I Sources/CLibevent -I Sources/CCrypto -I Sources/CHeaderLines/include -I Sources/CByteSearch/include \
+  $(pkg-config --cflags-only-I libevent libcrypto | sed 's/-I/-Xcc -I/g') "$out/HeaderLines.o" "$out/ByteSearch.o" \
   $(find Sources/Understudy -name '*.swift' | sort) fuzz/ServerEntry.swift fuzz/FaultSpecTarget.swift \
   fuzz/QueryTarget.swift fuzz/FixturesTarget.swift \
   $(pkg-config --libs libevent libevent_pthreads libcrypto) -o "$out/fuzz-server" 2> >(grep -v "Cannot export local symbol" >&2)

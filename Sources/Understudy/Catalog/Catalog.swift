@@ -24,6 +24,10 @@ public final class Catalog: Sendable {
     /// DummyJSON's other resources, each parsed from the embedded data the first time a route asks for it.
     let builtIns = Locked<[String: RecordCollection]>([:])
     private let indexByID: [String: Int]
+    /// The products' sorted-by fields, read the first time a list sorts by them.
+    let productColumns = SortColumns()
+    /// The products' titles and descriptions, indexed for search the first time one asks.
+    private let searchStore = Locked<SearchIndex?>(nil)
     /// `/products/categories` and `/products/category-list`, encoded once.
     let categoriesBody: SharedBytes
     let categoryListBody: SharedBytes
@@ -44,11 +48,12 @@ public final class Catalog: Sendable {
         self.userLoader = userLoader
         self.collections = collections
         var index: [String: Int] = [:]
+        index.reserveCapacity(products.count)
         var slugs: [String] = []
         var seenSlugs: Set<String> = []
         for (position, product) in products.enumerated() {
             index[product.idText] = position
-            let slug = product.object["category"]?.stringValue ?? ""
+            let slug = product.category
             if seenSlugs.insert(slug).inserted { slugs.append(slug) }
         }
         self.indexByID = index
@@ -60,6 +65,16 @@ public final class Catalog: Sendable {
     /// The product whose id, written as DummyJSON writes it (`String(id)`), is exactly `idText`.
     func productIndex(idText: String) -> Int? {
         indexByID[idText]
+    }
+
+    /// The products' search index, built by the first search.
+    var productSearch: SearchIndex {
+        searchStore.withLock { stored in
+            if let stored { return stored }
+            let built = SearchIndex(count: products.count) { [products] index in products[index].searchableText }
+            stored = built
+            return built
+        }
     }
 
     /// The catalogue compiled into Understudy: 194 products in 24 categories and the test users.
@@ -159,11 +174,30 @@ public final class Catalog: Sendable {
         }
     }
 
+    /// The file's bytes, read straight into an array: `FileManager.contents(atPath:)` gives `Data`, and copying it
+    /// into an array doubled the memory a 160 MB file touched at start-up.
     private static func read(_ path: String) throws(FixtureError) -> [UInt8]? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        let descriptor = open(path, O_RDONLY)
+        var status = stat()
+        guard descriptor >= 0 else { throw FixtureError(file: path, line: nil, column: nil, path: nil, reason: "cannot be read") }
+        defer { close(descriptor) }
+        guard fstat(descriptor, &status) == 0 else {
             throw FixtureError(file: path, line: nil, column: nil, path: nil, reason: "cannot be read")
         }
-        return Array(data)
+        let size = Int(status.st_size)
+        var failed = false
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            count = 0
+            if let base = buffer.baseAddress { RecordArena.preferHugePages(UnsafeMutableRawPointer(base), size) }
+            while count < size {
+                let got = Foundation.read(descriptor, buffer.baseAddress! + count, size - count)
+                if got < 0, errno == EINTR { continue }
+                guard got > 0 else { failed = got < 0; break }
+                count += got
+            }
+        }
+        guard !failed else { throw FixtureError(file: path, line: nil, column: nil, path: nil, reason: "cannot be read") }
+        return bytes
     }
 }

@@ -7,7 +7,14 @@ import UnderstudyJSON
 /// are accepted. Any problem fails the whole load with the file, line, column and JSON path: a server never starts
 /// half-loaded.
 enum FixtureLoader {
+    /// The products of a file: by the scanner when it takes the file and every product passes the checks, else by
+    /// the full parse, which reports the first problem.
     static func products(from bytes: [UInt8], file: String) throws(FixtureError) -> [PreparedProduct] {
+        if let scanned = scannedProducts(from: bytes) { return scanned }
+        return try parsedProducts(from: bytes, file: file)
+    }
+
+    static func parsedProducts(from bytes: [UInt8], file: String) throws(FixtureError) -> [PreparedProduct] {
         let records = try identifiedRecords(from: bytes, file: file, wrapperKey: "products", noun: "product")
         var products: [PreparedProduct] = []
         products.reserveCapacity(records.count)
@@ -56,6 +63,11 @@ enum FixtureLoader {
     /// Your own collection, `DIR/<name>.json`: a bare array or `{"<name>": [...]}` of objects, each with an `id`
     /// (an integer or a non-empty string) used by no other item.
     static func collection(named name: String, from bytes: [UInt8], file: String) throws(FixtureError) -> RecordCollection {
+        if let scanned = scannedCollection(named: name, from: bytes) { return RecordCollection(name: name, records: scanned) }
+        return RecordCollection(name: name, records: try parsedCollection(named: name, from: bytes, file: file))
+    }
+
+    static func parsedCollection(named name: String, from bytes: [UInt8], file: String) throws(FixtureError) -> [PreparedRecord] {
         var seenIDs: Set<String> = []
         var records: [PreparedRecord] = []
         let elements = try FixtureLoader.records(from: bytes, file: file, wrapperKey: name)
@@ -74,7 +86,7 @@ enum FixtureLoader {
             }
             records.append(PreparedRecord(object: object, idText: idText))
         }
-        return RecordCollection(name: name, records: records)
+        return records
     }
 
     /// Each record as an object with its integer `id`, unique in the file, and its JSON path.

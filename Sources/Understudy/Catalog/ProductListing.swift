@@ -7,18 +7,14 @@ struct ProductListing {
 
     /// The `{"products", "total", "skip", "limit"}` wrapper for the products at `matches` (catalogue order).
     func body(matching matches: [Int], query: ListQuery) -> [UInt8] {
-        RecordListing.body("products", catalog.products, matching: matches, query: query)
+        RecordListing.body("products", catalog.products, matching: matches, query: query,
+                           columns: catalog.productColumns)
     }
 
     /// Indices of products whose title or description contains `search` (all of them when it is empty).
     func search(_ search: String) -> [Int] {
         guard !search.isEmpty else { return Array(catalog.products.indices) }
-        let needle = Array(search.utf8)
-        return catalog.products.indices.filter { index in
-            let product = catalog.products[index]
-            return RecordListing.includes(product.searchableTitle, needle)
-                || RecordListing.includes(product.searchableDescription, needle)
-        }
+        return catalog.productSearch.items(containing: Array(search.utf8))
     }
 
     /// Indices of products in the category `slug`, matched case-insensitively.

@@ -21,11 +21,13 @@ final class RecordCollection: Sendable {
     let searchFields: [String]?
 
     private struct Indexes {
-        var searchText: [[String]]?
+        var search: SearchIndex?
         var byValue: [String: [String: [Int]]] = [:]
         var byElement: [String: [String: [Int]]] = [:]
     }
     private let indexes = Locked(Indexes())
+    /// The sorted-by fields, read the first time a list sorts by them.
+    let columns = SortColumns()
 
     init(name: String, noun: String? = nil, records: [PreparedRecord], searchFields: [String]? = nil) {
         self.name = name
@@ -36,7 +38,7 @@ final class RecordCollection: Sendable {
         index.reserveCapacity(records.count)
         for (position, record) in records.enumerated() { index[record.idText] = position }
         self.indexByID = index
-        let integers = records.compactMap { $0.object["id"]?.intValue }
+        let integers = records.compactMap(\.integerID)
         self.nextID = integers.count == records.count ? (integers.max() ?? 0) + 1 : records.count + 1
     }
 
@@ -63,21 +65,17 @@ final class RecordCollection: Sendable {
     /// Positions of items where one of the search fields contains `search` (already lower-cased); all when empty.
     func search(_ search: String) -> [Int] {
         guard !search.isEmpty else { return all }
-        let needle = Array(search.utf8)
-        let texts = indexes.withLock { state in
-            if let built = state.searchText { return built }
-            let built = records.map { record in
-                let values: [String] = if let fields = searchFields {
-                    fields.compactMap { record.object[$0]?.stringValue?.lowercased() }
-                } else {
-                    record.object.entries.compactMap { $0.value.stringValue?.lowercased() }
-                }
-                return values
+        let index = indexes.withLock { state in
+            if let built = state.search { return built }
+            let built = SearchIndex(count: records.count) { [records, searchFields] position in
+                let record = records[position]
+                if let fields = searchFields { return fields.compactMap { record.string($0)?.lowercased() } }
+                return record.object.entries.compactMap { $0.value.stringValue?.lowercased() }
             }
-            state.searchText = built
+            state.search = built
             return built
         }
-        return texts.indices.filter { texts[$0].contains { RecordListing.includes($0, needle) } }
+        return index.items(containing: Array(search.utf8))
     }
 
     /// Positions of items whose top-level `field`, written as JavaScript's `String(value)`, is `text`.
@@ -99,7 +97,7 @@ final class RecordCollection: Sendable {
             if let built = state[keyPath: family][field] { return built }
             var built: [String: [Int]] = [:]
             for (position, record) in records.enumerated() {
-                guard let value = record.object[field] else { continue }
+                guard let value = record.value(of: field) else { continue }
                 for key in keys(value) { built[key, default: []].append(position) }
             }
             state[keyPath: family][field] = built
@@ -112,7 +110,7 @@ final class RecordCollection: Sendable {
         var seen: Set<String> = []
         var ordered: [String] = []
         for record in records {
-            guard case .array(let items)? = record.object[field] else { continue }
+            guard case .array(let items)? = record.value(of: field) else { continue }
             for case .string(let item) in items where seen.insert(item).inserted { ordered.append(item) }
         }
         return ordered
@@ -123,8 +121,8 @@ final class RecordCollection: Sendable {
     func filter(path: String, value: String) -> [Int] {
         let keys = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         return records.indices.filter { position in
-            var current: JSONValue? = .object(records[position].object)
-            for key in keys { current = current?[key] }
+            var current = records[position].value(of: keys[0])
+            for key in keys.dropFirst() { current = current?[key] }
             guard let found = current, found.isTruthy else { return false }
             return SortKey.jsString(found) == value
         }

@@ -7,9 +7,20 @@ final class SharedBytes: @unchecked Sendable {
     let base: UnsafeMutableRawPointer
     /// The number of bytes.
     let count: Int
+    /// What owns the bytes when they are part of a larger buffer (a catalogue's records share one); nil when this
+    /// object allocated them.
+    private let owner: (any Sendable & AnyObject)?
+
+    /// Bytes that are part of a buffer `owner` keeps alive and never changes.
+    init(borrowing base: UnsafeMutableRawPointer, count: Int, from owner: any Sendable & AnyObject) {
+        self.base = base
+        self.count = count
+        self.owner = owner
+    }
 
     /// A buffer holding a copy of `bytes`.
     init<Bytes: Collection<UInt8>>(_ bytes: Bytes) {
+        owner = nil
         count = bytes.count
         base = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1), alignment: 1)
         let copied: Void? = bytes.withContiguousStorageIfAvailable { [base] contiguous in
@@ -24,7 +35,7 @@ final class SharedBytes: @unchecked Sendable {
     }
 
     deinit {
-        base.deallocate()
+        if owner == nil { base.deallocate() }
     }
 
     /// The bytes, valid while this object is alive.

@@ -16,9 +16,13 @@ enum RecordListing {
 
     /// The list wrapper named `key` over the items of `records` at `matches` (in collection order).
     static func body<Record: ServedRecord>(_ key: String, _ records: [Record], matching matches: [Int],
-                                           query: ListQuery, honours: Honours = .all) -> [UInt8] {
+                                           query: ListQuery, honours: Honours = .all,
+                                           columns: SortColumns? = nil) -> [UInt8] {
         var ordered = matches
-        if honours.sort, let sortBy = query.sortBy { sort(&ordered, records, by: sortBy, order: query.order) }
+        if honours.sort, let sortBy = query.sortBy {
+            let column = { records.map { SortKey($0.value(of: sortBy)) } }
+            sort(&ordered, by: columns?.column(sortBy, build: column) ?? column(), order: query.order)
+        }
         let page = page(ordered, skip: query.skip, limit: query.limit)
         let select = honours.select ? query.select : nil
 
@@ -60,38 +64,10 @@ enum RecordListing {
         value >= Double(Int32.max) ? Int(Int32.max) : Int(value)
     }
 
-    /// JavaScript's `includes`, as DummyJSON searches: a literal match of code units. A match of UTF-8 bytes is a
-    /// match of UTF-16 code units for valid text. (`String.contains(_:)` matched by Character and built a search
-    /// table per call: about 4 µs per product and request.)
-    static func includes(_ text: String, _ needle: [UInt8]) -> Bool {
-        guard needle.first != nil else { return true }
-        let found = text.utf8.withContiguousStorageIfAvailable { includes($0, needle) }
-        return found ?? includes(String(decoding: Array(text.utf8), as: UTF8.self), needle)
-    }
-
-    static func includes(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
-        guard let first = needle.first else { return true }
-        return needle.withUnsafeBufferPointer { pattern -> Bool in
-            guard haystack.count >= pattern.count else { return false }
-            var start = 0
-            let last = haystack.count - pattern.count
-            while start <= last {
-                if haystack[start] == first {
-                    var offset = 1
-                    while offset < pattern.count, haystack[start + offset] == pattern[offset] { offset += 1 }
-                    if offset == pattern.count { return true }
-                }
-                start += 1
-            }
-            return false
-        }
-    }
-
     /// A stable sort by one top-level field with JavaScript's `<`: numbers numerically, strings by UTF-16 code unit.
     /// Items missing the field go last, so the order is total (DummyJSON's is implementation-defined there).
-    static func sort<Record: ServedRecord>(_ indices: inout [Int], _ records: [Record], by field: String,
-                                           order: ListQuery.Order) {
-        let keys = indices.map { SortKey(records[$0].object[field]) }
+    static func sort(_ indices: inout [Int], by column: [SortKey], order: ListQuery.Order) {
+        let keys = indices.map { column[$0] }
         guard keys.contains(where: { $0 != .missing }) else { return }
         let ranked = Array(0..<indices.count).sorted { lhs, rhs in
             let left = keys[lhs]

@@ -43,7 +43,8 @@ extension Router {
     /// The list wrapper over `matches`, named after the collection.
     func list(_ collection: RecordCollection, _ matches: [Int], _ query: ListQuery,
               honours: RecordListing.Honours = .all) -> [UInt8] {
-        RecordListing.body(collection.name, collection.records, matching: matches, query: query, honours: honours)
+        RecordListing.body(collection.name, collection.records, matching: matches, query: query, honours: honours,
+                           columns: collection.columns)
     }
 
     /// One item (`select` honoured when asked), from the cache; a plain 404 for an unknown id.

@@ -1,0 +1,178 @@
+import Foundation
+import UnderstudyJSON
+
+/// The fast path of loading: records read by `JSONRecordScanner` and checked on their compact text, without
+/// parsing the document into values (100,000 products: ~5 s and 1.3 GiB before, see BENCHMARKS.md).
+///
+/// Each function returns nil for a file it does not take, or one that fails a check; the caller then loads it by
+/// the full parse, which applies the same checks and reports the first problem with its line and column. So the
+/// messages, and what is accepted, stay those of one implementation.
+extension FixtureLoader {
+    static func scannedProducts(from bytes: [UInt8]) -> [PreparedProduct]? {
+        let products: [PreparedProduct]? = JSONRecordScanner.scan(bytes, wrapperKey: "products") { records, members in
+            prepare(records, members) { text, members in
+                var checked = ProductMembers()
+                guard checked.read(text, members), let id = checked.id, checked.hasTitle, let category = checked.category else {
+                    return nil
+                }
+                return (String(id), category)
+            }.map { prepared in
+                prepared.map { PreparedProduct(idText: $0.idText, encoded: $0.encoded, category: $0.detail) }
+            }
+        }
+        guard let products else { return nil }
+        var seenIDs: Set<String> = []
+        seenIDs.reserveCapacity(products.count)
+        return products.allSatisfy({ seenIDs.insert($0.idText).inserted }) ? products : nil
+    }
+
+    static func scannedCollection(named name: String, from bytes: [UInt8]) -> [PreparedRecord]? {
+        let records: [PreparedRecord]? = JSONRecordScanner.scan(bytes, wrapperKey: name) { records, members in
+            prepare(records, members) { text, members -> (String, Int?)? in
+                guard let range = members.last(where: { text.holds($0.key, "id") })?.value else { return nil }
+                if let integer = integer(in: text, range) { return (String(integer), integer) }
+                guard let string = CompactJSON.string(in: text, range), !string.isEmpty else { return nil }
+                return (string, nil)
+            }.map { prepared in
+                prepared.map { PreparedRecord(encoded: $0.encoded, idText: $0.idText, integerID: $0.detail) }
+            }
+        }
+        guard let records else { return nil }
+        var seenIDs: Set<String> = []
+        seenIDs.reserveCapacity(records.count)
+        return records.allSatisfy({ seenIDs.insert($0.idText).inserted }) ? records : nil
+    }
+
+    /// Each record's text as the writer writes it, read by `check` (nil: the record fails a check), on every core:
+    /// copying and checking 100,000 records is half of the start-up the scan leaves.
+    private static func prepare<Detail: Sendable>(
+        _ records: [JSONRecordScanner.Record], _ members: [JSONRecordScanner.Member],
+        _ check: @escaping @Sendable (UnsafeBufferPointer<UInt8>, ArraySlice<JSONRecordScanner.Member>) -> (idText: String, detail: Detail)?
+    ) -> [(idText: String, encoded: SharedBytes, detail: Detail)]? {
+        var prepared = [(idText: String, encoded: SharedBytes, detail: Detail)?](repeating: nil, count: records.count)
+        let count = records.count
+        let chunks = min(count, 8)
+        var offsets: [Int] = []
+        offsets.reserveCapacity(count)
+        var total = 0
+        for record in records {
+            offsets.append(total)
+            total += record.canonical ? record.text.count : 0
+        }
+        let arena = RecordArena(capacity: total)
+        prepared.withUnsafeMutableBufferPointer { slots in
+            let work = ChunkedWork(records: records, members: members, offsets: offsets, slots: slots)
+            DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+                for index in count * chunk / chunks..<count * (chunk + 1) / chunks {
+                    let record = work.records[index]
+                    let encoded: SharedBytes
+                    let recordMembers: ArraySlice<JSONRecordScanner.Member>
+                    if record.canonical {
+                        let start = arena.base + work.offsets[index]
+                        if let text = record.text.baseAddress { start.copyMemory(from: text, byteCount: record.text.count) }
+                        encoded = SharedBytes(borrowing: start, count: record.text.count, from: arena)
+                        recordMembers = work.members[record.members]
+                    } else {
+                        // A number or string written another way: parsed and written again.
+                        guard let value = try? JSONParser.parse(Array(record.text)) else { continue }
+                        encoded = SharedBytes(JSONWriter.encode(value))
+                        recordMembers = encoded.withText(CompactJSON.members(of:))[...]
+                    }
+                    guard let checked = encoded.withText({ check($0, recordMembers) }) else { continue }
+                    work.slots[index] = (checked.idText, encoded, checked.detail)
+                }
+            }
+        }
+        let complete = prepared.compactMap { $0 }
+        return complete.count == records.count ? complete : nil
+    }
+
+    /// An integer written in canonical text (at most 15 digits, so `Int` and `JSONNumber.exactInt` agree).
+    fileprivate static func integer(in text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int? {
+        var digits = range
+        if text[range.lowerBound] == UInt8(ascii: "-") { digits = range.lowerBound + 1..<range.upperBound }
+        guard !digits.isEmpty, digits.count <= 15,
+              text[digits].allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+        return Int(String(decoding: UnsafeBufferPointer(rebasing: text[range]), as: UTF8.self))
+    }
+}
+
+/// The members of one product the checks read; `read` fails on any value of the wrong type, as `products(from:)`
+/// would (its message then comes from there).
+private struct ProductMembers {
+    var id: Int?
+    var hasTitle = false
+    var category: String?
+
+    mutating func read(_ text: UnsafeBufferPointer<UInt8>, _ members: ArraySlice<JSONRecordScanner.Member>) -> Bool {
+        // A repeated key is checked each time; the last one is the value kept, as the parser keeps it.
+        for member in members {
+            let key = member.key
+            let value = member.value
+            let first = text[value.lowerBound]
+            let valid: Bool
+            if text.holds(key, "id") {
+                id = FixtureLoader.integer(in: text, value)
+                valid = id != nil
+            } else if text.holds(key, "category") {
+                category = CompactJSON.string(in: text, value)
+                valid = category != nil
+            } else if text.holds(key, "title") {
+                valid = first == UInt8(ascii: "\"")
+                hasTitle = valid
+            } else if text.holds(key, "description") || text.holds(key, "brand") || text.holds(key, "sku") || text.holds(key, "thumbnail")
+                        || text.holds(key, "availabilityStatus") {
+                valid = first == UInt8(ascii: "\"")
+            } else if text.holds(key, "price") || text.holds(key, "discountPercentage") || text.holds(key, "rating") {
+                valid = first == UInt8(ascii: "-") || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9"))
+            } else if text.holds(key, "stock") || text.holds(key, "minimumOrderQuantity") {
+                valid = FixtureLoader.integer(in: text, value) != nil
+            } else if text.holds(key, "tags") || text.holds(key, "images") {
+                valid = Self.isArrayOfStrings(text, value)
+            } else {
+                valid = true
+            }
+            guard valid else { return false }
+        }
+        return true
+    }
+
+    private static func isArrayOfStrings(_ text: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        guard text[range.lowerBound] == UInt8(ascii: "[") else { return false }
+        var index = range.lowerBound + 1
+        if text[index] == UInt8(ascii: "]") { return index + 1 == range.upperBound }
+        while index < range.upperBound, text[index] == UInt8(ascii: "\"") {
+            index = CompactJSON.endOfString(text, from: index)
+            if text[index] == UInt8(ascii: "]") { return index + 1 == range.upperBound }
+            guard text[index] == UInt8(ascii: ",") else { return false }
+            index += 1
+        }
+        return false
+    }
+}
+
+/// What the chunks of `prepare` share. Unchecked because of the pointers, which are safe here: the records' texts
+/// and the slots outlive `concurrentPerform`, which returns only when every chunk has, the records are only read,
+/// and each chunk writes its own range of slots.
+private struct ChunkedWork<Slot>: @unchecked Sendable {
+    let records: [JSONRecordScanner.Record]
+    let members: [JSONRecordScanner.Member]
+    let offsets: [Int]
+    let slots: UnsafeMutableBufferPointer<Slot>
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    /// Whether the bytes at `range` are exactly `word`.
+    @inline(__always)
+    func holds(_ range: Range<Int>, _ word: StaticString) -> Bool {
+        range.count == word.utf8CodeUnitCount
+            && memcmp(baseAddress! + range.lowerBound, word.utf8Start, range.count) == 0
+    }
+}
+
+extension SharedBytes {
+    /// The bytes as a typed buffer, valid inside `body`.
+    func withText<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        body(UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: count))
+    }
+}
