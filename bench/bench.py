@@ -237,12 +237,22 @@ SCENARIOS = [
     ("category/smartphones", "/products/category/smartphones", None, 0.60, None),
     ("status fault 503 (header)", "/products/1", FAULT, 0.85, None),
 ]
+# DummyJSON's other resources, list and one item each, at 32 connections only (14 cells more at two connection
+# counts would add ten minutes): each must hold the same bar as products against the bare server.
+RESOURCES = ["users", "posts", "comments", "todos", "carts", "quotes", "recipes"]
+RESOURCE_SCENARIOS = [(f"GET /{name}{suffix}", f"/{name}{suffix}", None, 0.90, None)
+                      for name in RESOURCES for suffix in ("", "/1")]
+ALL_SCENARIOS = SCENARIOS + RESOURCE_SCENARIOS
+
+
+def connections_for(name):
+    return CONNECTIONS if any(name == scenario[0] for scenario in SCENARIOS) else [32]
 
 
 def fetch_bodies(understudy, directory):
     """Writes the map file the baseline and the Python peers serve: Understudy's own status, type and body."""
     lines = []
-    for index, (name, target, headers, _, _) in enumerate(SCENARIOS):
+    for index, (name, target, headers, _, _) in enumerate(ALL_SCENARIOS):
         status, head, body = http_get(understudy.port, target, headers)
         content_type = re.search(r"(?im)^content-type:\s*(.+?)\s*$", head).group(1)
         path = os.path.join(directory, f"body-{index}.bin")
@@ -267,8 +277,8 @@ def ab_rounds(understudy, baseline):
     cells = {}
     for round_index in range(ROUNDS):
         log(f"round {round_index + 1}/{ROUNDS}")
-        for scenario_index, (name, target, headers, _, _) in enumerate(SCENARIOS):
-            for connections in CONNECTIONS:
+        for scenario_index, (name, target, headers, _, _) in enumerate(ALL_SCENARIOS):
+            for connections in connections_for(name):
                 order = ["understudy", "baseline"]
                 if (round_index + scenario_index + connections) % 2:
                     order.reverse()
@@ -552,19 +562,26 @@ def write_catalogue(size, directory):
     return os.path.getsize(path)
 
 
-UNIQUE_SEARCH_LUA = """
+UNIQUE_LUA = """
 counter = 0
 request = function()
   counter = counter + 1
-  return wrk.format("GET", "/products/search?q=phone&n=" .. counter)
+  return wrk.format("GET", "%s" .. counter)
 end
 """
 
 
+def unique_lua(directory, target):
+    """A wrk script giving every request its own target (`<target><counter>`), so the reply cache never answers."""
+    path = os.path.join(directory, "unique-" + re.sub(r"[^a-z0-9]+", "-", target) + ".lua")
+    with open(path, "w") as out:
+        out.write(UNIQUE_LUA % target)
+    return path
+
+
 def catalogues(directory):
-    lua = os.path.join(directory, "unique-search.lua")
-    with open(lua, "w") as out:
-        out.write(UNIQUE_SEARCH_LUA)
+    lua = unique_lua(directory, "/products/search?q=phone&n=")
+    page_lua = unique_lua(directory, "/products?n=")
     rows = []
     for size in CATALOGUE_SIZES:
         folder = os.path.join(directory, f"catalogue-{size}")
@@ -577,16 +594,60 @@ def catalogues(directory):
             one = wrk(server, "/products/1", 32, seconds)
             search = wrk(server, "/products/search?q=phone", 32, seconds)
             unique = wrk_script(server, lua, 32, seconds)
+            page = wrk_script(server, page_lua, 32, seconds)
             rss = server.rss_mib()
         finally:
             server.stop()
         rows.append({"size": size, "file_mb": file_bytes / 1e6, "startup_ms": median([s[0] for s in startups]),
                      "startup_rss": median([s[1] for s in startups]), "rss_after": rss,
                      "one_rps": one["rps"], "search_rps": search["rps"], "unique_rps": unique["rps"],
-                     "unique_p50": unique["p50"], "unique_cpu": unique["cpu_us"]})
+                     "unique_p50": unique["p50"], "unique_cpu": unique["cpu_us"], "page_cpu": page["cpu_us"]})
         log(f"  {size:,} products: start-up {rows[-1]['startup_ms']:.0f} ms, RSS {rss:.1f} MiB, "
             f"/products/1 {one['rps']:,.0f}, search {search['rps']:,.0f}, uncached search {unique['rps']:,.0f} req/s")
         shutil.rmtree(folder, ignore_errors=True)
+    return rows
+
+
+def resource_scale(directory):
+    """Each resource's uncached first page (CPU per request) at its shipped size and at 10,000 items.
+
+    The 10,000-item files repeat the shipped items with ids renumbered (usernames made unique), loaded with
+    `--fixtures`: users as the login directory, the others as your own collections of the same name, which the
+    same engine serves.
+    """
+    size = 1_000 if QUICK else 10_000
+    folder = os.path.join(directory, "resources-10k")
+    os.makedirs(folder, exist_ok=True)
+    shipped = Server("understudy", [UNDERSTUDY, "--port", "0", "--quiet"])
+    counts = {}
+    try:
+        for name in RESOURCES:
+            status, _, body = http_get(shipped.port, f"/{name}?limit=0")
+            items = json.loads(body)[name]
+            counts[name] = len(items)
+            grown = []
+            for index in range(size):
+                item = dict(items[index % len(items)])
+                item["id"] = index + 1
+                if name == "users" and index >= len(items):
+                    item["username"] = f"{item['username']}{index // len(items)}"
+                grown.append(item)
+            with open(os.path.join(folder, f"{name}.json"), "w") as out:
+                json.dump(grown, out, separators=(",", ":"))
+        seconds = max(1, CELL_SECONDS // 2)
+        scripts = {name: unique_lua(directory, f"/{name}?n=") for name in RESOURCES}
+        small = {name: wrk_script(shipped, scripts[name], 32, seconds)["cpu_us"] for name in RESOURCES}
+    finally:
+        shipped.stop()
+    large_server = Server("understudy", [UNDERSTUDY, "--port", "0", "--quiet", "--fixtures", folder], ready_timeout=60)
+    try:
+        large = {name: wrk_script(large_server, scripts[name], 32, seconds)["cpu_us"] for name in RESOURCES}
+    finally:
+        large_server.stop()
+    rows = [{"name": name, "shipped": counts[name], "size": size, "shipped_cpu": small[name], "large_cpu": large[name]}
+            for name in RESOURCES]
+    for row in rows:
+        log(f"  /{row['name']}: {row['shipped_cpu']:.1f} µs at {row['shipped']:,}, {row['large_cpu']:.1f} µs at {size:,}")
     return rows
 
 
@@ -618,7 +679,7 @@ def verdict(ok):
 
 
 def report(info, summary, python_results, mock_results, mock_problem, delay, sse, startup, other_startups, rss,
-           in_process, client, catalogue_rows, started_at, command, room=None):
+           in_process, client, catalogue_rows, started_at, command, room=None, scale_rows=()):
     rows = []  # figure, target, measured, verdict
 
     def cell(name, connections):
@@ -639,6 +700,14 @@ def report(info, summary, python_results, mock_results, mock_problem, delay, sse
         if headers:
             target += " (baseline serves the same 503 bytes)"
         rows.append((name + " vs evhttp-c", target, "; ".join(measured), verdict(ok)))
+
+    resource_cells = [(name, cell(name, 32)) for name, *_ in RESOURCE_SCENARIOS]
+    lowest = min(resource_cells, key=lambda item: item[1]["rps_ratio"])
+    rows.append(("Every other resource's list and `/1` vs evhttp-c (c32)", "≥ 0.90× baseline req/s each",
+                 f"{len(resource_cells)} cells, lowest {lowest[0]} {lowest[1]['rps_ratio']:.2f}× "
+                 f"({fmt(lowest[1]['understudy_rps'])} vs {fmt(lowest[1]['baseline_rps'])} req/s); median "
+                 f"{median([row['rps_ratio'] for _, row in resource_cells]):.2f}×",
+                 verdict(all(row["rps_ratio"] >= 0.90 for _, row in resource_cells))))
 
     for peer, results, bar in (("python http.server", python_results, 20), ("mockintosh", mock_results, 100)):
         if not results:
@@ -700,6 +769,27 @@ def report(info, summary, python_results, mock_results, mock_problem, delay, sse
                      f"lag p99 {room['lag_p99']:.0f} ms (p50 {room['lag_p50']:.0f}); {room['viewers_kept']} kept, "
                      f"{room['viewers_dropped']} dropped; {room['events']:,} events, {room['skipped']:,} counted as skipped",
                      verdict(kept_up or room["viewers_dropped"] == 10)))
+    largest = max(catalogue_rows, key=lambda row: row["size"]) if catalogue_rows else None
+    if largest:
+        rss_factor = largest["startup_rss"] / (largest["file_mb"] * 1e6 / 2**20)
+        rows.append((f"{largest['size']:,} products ({largest['file_mb']:.0f} MB file): start-up, RSS, uncached search",
+                     "start ≤ 1 s, RSS ≤ 3× the file, uncached search ≤ 5 ms CPU",
+                     f"start {largest['startup_ms']:,.0f} ms, RSS {largest['startup_rss']:.0f} MiB = "
+                     f"{rss_factor:.2f}× the file, uncached search {largest['unique_cpu'] / 1000:.2f} ms CPU",
+                     verdict(largest["startup_ms"] <= 1000 and rss_factor <= 3 and largest["unique_cpu"] <= 5000)))
+        first = min(catalogue_rows, key=lambda row: row["size"])
+        page_ratio = largest["page_cpu"] / first["page_cpu"]
+        worst = max(scale_rows, key=lambda row: row["large_cpu"] / row["shipped_cpu"]) if scale_rows else None
+        measured = (f"/products: {first['page_cpu']:.0f} µs at {first['size']:,}, {largest['page_cpu']:.0f} µs at "
+                    f"{largest['size']:,} ({page_ratio:.2f}×)")
+        ok = page_ratio <= 1.15
+        if worst:
+            worst_ratio = worst["large_cpu"] / worst["shipped_cpu"]
+            measured += (f"; the others at {worst['size']:,}: worst /{worst['name']} {worst['shipped_cpu']:.0f} → "
+                         f"{worst['large_cpu']:.0f} µs ({worst_ratio:.2f}×)")
+            ok &= worst_ratio <= 1.15
+        rows.append(("Uncached first page at scale vs shipped size (CPU per request)",
+                     "no more than at the shipped size (≤ 1.15×: noise on a shared VM)", measured, verdict(ok)))
     rows.append(("RSS idle", "≤ 20 MiB", f"{idle:.1f} MiB", verdict(idle <= 20)))
     rows.append(("RSS under 256-connection load (/products)", "≤ 30 MiB", f"{load:.1f} MiB peak ({after:.1f} after)",
                  verdict(load <= 30)))
@@ -728,8 +818,8 @@ def report(info, summary, python_results, mock_results, mock_problem, delay, sse
     lines += ["", "## Every A/B cell (medians)", "",
               "| scenario | conns | Understudy req/s | evhttp-c req/s | ratio (per round) | Understudy p50 / p99 ms | "
               "evhttp-c p50 / p99 ms | CPU µs/req Understudy / evhttp-c | CPU ratio |", "|---|---|---|---|---|---|---|---|---|"]
-    for name, *_ in SCENARIOS:
-        for connections in CONNECTIONS:
+    for name, *_ in ALL_SCENARIOS:
+        for connections in connections_for(name):
             row = cell(name, connections)
             rounds = ", ".join(f"{r:.2f}" for r in row["rounds"] if r is not None)
             lines.append(
@@ -744,11 +834,23 @@ def report(info, summary, python_results, mock_results, mock_problem, delay, sse
               "request its own target (`&n=<counter>`), so each one filters, sorts and encodes the catalogue again. "
               f"Each figure is one wrk run (c32, {max(1, CELL_SECONDS // 2)} s); no target is set for these.", "",
               "| products | file MB | start-up ms | RSS MiB after start | RSS MiB after the runs | /products/1 req/s | "
-              "search req/s | uncached search req/s (p50 ms, CPU µs/req) |", "|---|---|---|---|---|---|---|---|"]
+              "search req/s | uncached search req/s (p50 ms, CPU µs/req) | uncached first page CPU µs/req |",
+              "|---|---|---|---|---|---|---|---|---|"]
     for row in catalogue_rows:
         lines.append(f"| {row['size']:,} | {row['file_mb']:.1f} | {row['startup_ms']:.1f} | {row['startup_rss']:.1f} | "
                      f"{row['rss_after']:.1f} | {fmt(row['one_rps'])} | {fmt(row['search_rps'])} | "
-                     f"{fmt(row['unique_rps'])} ({row['unique_p50']:.2f} ms, {fmt(row['unique_cpu'])} µs) |")
+                     f"{fmt(row['unique_rps'])} ({row['unique_p50']:.2f} ms, {fmt(row['unique_cpu'])} µs) | "
+                     f"{row['page_cpu']:.1f} |")
+    if scale_rows:
+        lines += ["", "## Resources at scale", "",
+                  "Each resource's first page with a target of its own per request (`?n=<counter>`, so the reply cache "
+                  "never answers): at its shipped size, and with the shipped items repeated to "
+                  f"{scale_rows[0]['size']:,} (ids renumbered) and loaded with `--fixtures`. One wrk run each (c32, "
+                  f"{max(1, CELL_SECONDS // 2)} s).", "",
+                  "| resource | shipped items | CPU µs/req shipped | CPU µs/req at scale | ratio |", "|---|---|---|---|---|"]
+        for row in scale_rows:
+            lines.append(f"| /{row['name']} | {row['shipped']:,} | {row['shipped_cpu']:.1f} | {row['large_cpu']:.1f} | "
+                         f"{row['large_cpu'] / row['shipped_cpu']:.2f} |")
     lines += ["", "In-process figures come from `Sources/UnderstudyBench` (release build): the client row alternates "
               "which side runs first in each round, on sessions with the same configuration, against one in-process "
               "server; the ratio is the median of the per-round ratios.", ""]
@@ -785,7 +887,7 @@ def main():
         log("bodies from Understudy:")
         map_path = fetch_bodies(understudy, directory)
         baseline = Server("evhttp-c", [BASELINE, map_path])
-        for index, (name, target, headers, _, _) in enumerate(SCENARIOS):
+        for index, (name, target, headers, _, _) in enumerate(ALL_SCENARIOS):
             status, _, body = http_get(baseline.port, baseline_target(target, headers))
             expected = open(os.path.join(directory, f"body-{index}.bin"), "rb").read()
             if body != expected:
@@ -826,19 +928,21 @@ def main():
         log(f"  idle {rss[0]:.1f}, load peak {rss[1]:.1f}, after {rss[2]:.1f} MiB")
         log("catalogues:")
         catalogue_rows = catalogues(directory)
+        log("resources at 10,000 items:")
+        scale_rows = resource_scale(directory)
         log("control room:")
         room = control_room()
         log(f"  {room}")
         info["load_end"] = open("/proc/loadavg").read().split()[:3]
         text, rows = report(info, summary, python_results, mock_results, mock_problem, delay, sse, startup,
                             (startup_builtin, baseline_startup), rss, in_process, client, catalogue_rows, started_at,
-                            command, room)
+                            command, room, scale_rows)
         with open(OUT, "w") as out:
             out.write(text)
         with open(os.path.join(BUILD, "results.json"), "w") as out:
             json.dump({"summary": {f"{k[0]} c{k[1]}": v for k, v in summary.items()}, "delay": delay, "sse": sse,
                        "startup_ms": startup, "rss": rss, "in_process": in_process, "client": client,
-                       "catalogues": catalogue_rows}, out, indent=1, default=str)
+                       "catalogues": catalogue_rows, "resource_scale": scale_rows}, out, indent=1, default=str)
         print(text)
         log(f"bench: wrote {OUT}")
         misses = [row[0] for row in rows if row[3] != "PASS"]

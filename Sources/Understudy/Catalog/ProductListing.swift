@@ -6,7 +6,7 @@ struct ProductListing {
     let catalog: Catalog
 
     /// The `{"products", "total", "skip", "limit"}` wrapper for the products at `matches` (catalogue order).
-    func body(matching matches: [Int], query: ListQuery) -> [UInt8] {
+    func body(matching matches: some RandomAccessCollection<Int>, query: ListQuery) -> [UInt8] {
         RecordListing.body("products", catalog.products, matching: matches, query: query,
                            columns: catalog.productColumns)
     }

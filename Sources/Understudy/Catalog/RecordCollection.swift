@@ -49,7 +49,7 @@ final class RecordCollection: Sendable {
     }
 
     var count: Int { records.count }
-    var all: [Int] { Array(records.indices) }
+    var all: Range<Int> { records.indices }
 
     /// The position of the item whose `String(id)` is exactly `idText`.
     func position(of idText: String) -> Int? {
@@ -64,7 +64,7 @@ final class RecordCollection: Sendable {
 
     /// Positions of items where one of the search fields contains `search` (already lower-cased); all when empty.
     func search(_ search: String) -> [Int] {
-        guard !search.isEmpty else { return all }
+        guard !search.isEmpty else { return Array(all) }
         let index = indexes.withLock { state in
             if let built = state.search { return built }
             let built = SearchIndex(count: records.count) { [records, searchFields] position in

@@ -15,15 +15,27 @@ enum RecordListing {
     }
 
     /// The list wrapper named `key` over the items of `records` at `matches` (in collection order).
-    static func body<Record: ServedRecord>(_ key: String, _ records: [Record], matching matches: [Int],
-                                           query: ListQuery, honours: Honours = .all,
-                                           columns: SortColumns? = nil) -> [UInt8] {
-        var ordered = matches
-        if honours.sort, let sortBy = query.sortBy {
-            let column = { records.map { SortKey($0.value(of: sortBy)) } }
-            sort(&ordered, by: columns?.column(sortBy, build: column) ?? column(), order: query.order)
+    ///
+    /// `matches` is a range for a whole collection, so an unsorted first page costs the same at 100 items as at
+    /// 100,000: only a sort needs the positions as an array.
+    static func body<Record: ServedRecord, Matches: RandomAccessCollection<Int>>(
+        _ key: String, _ records: [Record], matching matches: Matches, query: ListQuery, honours: Honours = .all,
+        columns: SortColumns? = nil
+    ) -> [UInt8] {
+        guard honours.sort, let sortBy = query.sortBy else {
+            return write(key, records, page(matches, skip: query.skip, limit: query.limit), total: matches.count,
+                         query: query, honours: honours)
         }
-        let page = page(ordered, skip: query.skip, limit: query.limit)
+        var ordered = Array(matches)
+        let column = { records.map { SortKey($0.value(of: sortBy)) } }
+        sort(&ordered, by: columns?.column(sortBy, build: column) ?? column(), order: query.order)
+        return write(key, records, page(ordered, skip: query.skip, limit: query.limit), total: matches.count,
+                     query: query, honours: honours)
+    }
+
+    private static func write<Record: ServedRecord, Page: Collection<Int>>(
+        _ key: String, _ records: [Record], _ page: Page, total: Int, query: ListQuery, honours: Honours
+    ) -> [UInt8] {
         let select = honours.select ? query.select : nil
 
         var writer = JSONWriter(reservingCapacity: page.count * (records.first?.encoded.count ?? 64) + 64)
@@ -40,7 +52,7 @@ enum RecordListing {
             }
         }
         writer.writeRaw("],\"total\":")
-        writer.write(int: matches.count)
+        writer.write(int: total)
         writer.writeRaw(",\"skip\":")
         // NaN (`skip=`) and ±Infinity (`skip=1e999`) come out as null, as `JSON.stringify` writes them.
         writer.writeRaw(JSONNumber(query.skip).text.utf8)
@@ -51,11 +63,11 @@ enum RecordListing {
     }
 
     /// `items.slice(skip)` when skip > 0, then `slice(0, limit)` unless limit is exactly 0, as JavaScript slices.
-    static func page(_ items: [Int], skip: Double, limit: Double) -> ArraySlice<Int> {
+    static func page<Items: RandomAccessCollection<Int>>(_ items: Items, skip: Double, limit: Double) -> Items.SubSequence {
         var remaining = items[...]
         if skip > 0 { remaining = remaining.dropFirst(clampedCount(skip)) }
         guard limit != 0 else { return remaining }
-        if limit.isNaN { return [] }
+        if limit.isNaN { return remaining.prefix(0) }
         if limit > 0 { return remaining.prefix(clampedCount(limit)) }
         return remaining.dropLast(clampedCount(-limit))
     }

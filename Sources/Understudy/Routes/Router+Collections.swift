@@ -41,7 +41,7 @@ extension Router {
     }
 
     /// The list wrapper over `matches`, named after the collection.
-    func list(_ collection: RecordCollection, _ matches: [Int], _ query: ListQuery,
+    func list(_ collection: RecordCollection, _ matches: some RandomAccessCollection<Int>, _ query: ListQuery,
               honours: RecordListing.Honours = .all) -> [UInt8] {
         RecordListing.body(collection.name, collection.records, matching: matches, query: query, honours: honours,
                            columns: collection.columns)

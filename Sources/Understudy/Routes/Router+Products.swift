@@ -11,7 +11,7 @@ extension Router {
         switch rest.count {
         case 0:
             try require("GET", method, request)
-            return cachedJSON(request, query) { SharedBytes(listing.body(matching: Array(catalog.products.indices), query: query)) }
+            return cachedJSON(request, query) { SharedBytes(listing.body(matching: catalog.products.indices, query: query)) }
         case 1:
             let name = rest[rest.startIndex]
             switch (method, name) {
