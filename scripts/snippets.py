@@ -199,9 +199,9 @@ def main():
                     failures.append("%s: this swift block is not a `// snippet:` region of Tests/SnippetTests, so "
                                     "nothing compiles it (copy it there, or fix the one that drifted)" % where)
             elif language in SHELLS:
-                if marker == "skip" or args.no_shell:
+                if marker == "skip":
                     skipped += 1
-                else:
+                elif not args.no_shell:
                     shell_blocks.append((where, marker, body))
             elif marker is not None and marker != "skip":
                 failures.append("%s: marker '%s' on a %s block" % (where, marker, language or "plain"))
