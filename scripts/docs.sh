@@ -31,6 +31,8 @@ TRIPLE=$("$SWIFT" -print-target-info | python3 -c 'import sys,json;print(json.lo
 # The C modules the libraries import (libevent, libcrypto, the header-line writer, …): their module maps, wherever
 # the package keeps them, and the ones SwiftPM generates in the build folder.
 CLANG=()
+# On macOS the extractor needs the SDK the modules were built against.
+if command -v xcrun >/dev/null 2>&1; then CLANG+=(-sdk "$(xcrun --show-sdk-path)"); fi
 while IFS= read -r map; do
     CLANG+=(-Xcc "-fmodule-map-file=$PWD/$map" -Xcc "-I$PWD/$(dirname "$map")")
 done < <(find Sources "$BIN" -maxdepth 3 -name module.modulemap 2>/dev/null | sort)

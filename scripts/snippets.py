@@ -196,8 +196,9 @@ def main():
                 elif region:
                     apple += region[1]
                 else:
-                    failures.append("%s: this swift block is not a `// snippet:` region of Tests/SnippetTests, so "
-                                    "nothing compiles it (copy it there, or fix the one that drifted)" % where)
+                    failures.append("%s: this swift block is not a `// snippet:` region of Tests/SnippetTests (or "
+                                    "imports what that region's file does not), so nothing compiles it: copy it "
+                                    "there, or fix the one that drifted" % where)
             elif language in SHELLS:
                 if marker == "skip":
                     skipped += 1
