@@ -34,7 +34,8 @@ CLANG=()
 # On macOS the extractor needs the SDK the modules were built against.
 if command -v xcrun >/dev/null 2>&1; then CLANG+=(-sdk "$(xcrun --show-sdk-path)"); fi
 while IFS= read -r map; do
-    CLANG+=(-Xcc "-fmodule-map-file=$PWD/$map" -Xcc "-I$PWD/$(dirname "$map")")
+    dir=$(cd "$(dirname "$map")" && pwd)
+    CLANG+=(-Xcc "-fmodule-map-file=$dir/module.modulemap" -Xcc "-I$dir")
 done < <(find Sources "$BIN" -maxdepth 3 -name module.modulemap 2>/dev/null | sort)
 
 rm -rf "$OUT"
