@@ -8,7 +8,8 @@
   `swift build --build-tests`, so a block found here is a block that compiles. The block's leading `import`
   lines stand outside the region: each must be an import of the region's file. A block preceded by
   `<!-- snippet: manifest -->` is a Package.swift excerpt instead: every product it names and every platform it
-  declares must be in this package's Package.swift.
+  declares must be in this package's Package.swift. A block preceded by `<!-- snippet: external -->` needs
+  another package's code (swift-openapi-generator's output) and cannot be compiled here; it is counted apart.
 - Every ```sh / ```bash block runs, in a temporary directory, against a fresh server of its own started from
   --server-bin on a free port, as on a fresh `make run` (the blocks' 127.0.0.1:8080 and localhost:8080 are
   rewritten to it). It fails
@@ -181,7 +182,7 @@ def main():
 
     regions = snippet_regions()
     failures = []
-    swift = apple = manifests = shell = skipped = 0
+    swift = apple = manifests = external = shell = skipped = 0
     shell_blocks = []
     for path in documents():
         name = os.path.relpath(path, ROOT)
@@ -190,7 +191,9 @@ def main():
             if language == "swift":
                 swift += 1
                 region = matches(normalise(body), regions)
-                if marker == "manifest":
+                if marker == "external":
+                    external += 1
+                elif marker == "manifest":
                     manifests += 1
                     failures += ["%s: %s" % (where, p) for p in check_manifest(body)]
                 elif region:
@@ -228,8 +231,9 @@ def main():
     for failure in failures:
         print("FAIL " + failure)
     print("snippets: %d swift blocks are Tests/SnippetTests (%d of them compiled on Apple platforms only), "
-          "%d Package.swift excerpts match the manifest, %d shell blocks ran against a live server, "
-          "%d are marked not to run; %d failed" % (swift - manifests, apple, manifests, shell, skipped, len(failures)))
+          "%d Package.swift excerpts match the manifest, %d need another package (not compiled), "
+          "%d shell blocks ran against a live server, %d are marked not to run; %d failed"
+          % (swift - manifests - external, apple, manifests, external, shell, skipped, len(failures)))
     sys.exit(1 if failures else 0)
 
 
