@@ -39,12 +39,14 @@ test: unit contract browser
 unit: deps
 	$(SWIFT) build --build-tests $(TRAITS)
 	$(SWIFT) test --skip-build $(TRAITS) --quiet
+	@command -v curl >/dev/null 2>&1 || scripts/install-deps.sh curl
 	python3 scripts/snippets.py --server-bin .build/debug/understudy
 
 # The documentation's code blocks: every Swift block is a region of Tests/SnippetTests (which `unit` compiles), every
 # shell block that can run offline runs against a live server (scripts/snippets.py says how blocks are marked).
 snippets: deps
 	$(SWIFT) build --build-tests $(TRAITS)
+	@command -v curl >/dev/null 2>&1 || scripts/install-deps.sh curl
 	python3 scripts/snippets.py --server-bin .build/debug/understudy
 
 # Static HTML documentation of every library in .build/docs (DocC from the toolchain, no plugin); any DocC warning,

@@ -12,9 +12,8 @@
   another package's code (swift-openapi-generator's output) and cannot be compiled here; it is counted apart.
 - Every ```sh / ```bash block runs, in a temporary directory, against a fresh server of its own started from
   --server-bin on a free port, as on a fresh `make run` (the blocks' 127.0.0.1:8080 and localhost:8080 are
-  rewritten to it). It fails
-  on a non-zero exit status; curl gets `--fail-with-body`, so an HTTP error fails it too, unless the block is
-  preceded by `<!-- snippet: http-errors -->` (it shows faults on purpose). A block preceded by
+  rewritten to it). It fails on a non-zero exit status; curl gets `--fail-with-body`, so an HTTP error fails it
+  too, unless the block is preceded by `<!-- snippet: http-errors -->` (it shows faults on purpose). A block preceded by
   `<!-- snippet: skip -->` is not run (`make run`, a package manager, a server that runs until stopped).
 
 Exits 1, naming file and line, when a block fails.
