@@ -12,7 +12,7 @@ STATIC_STDLIB := $(if $(filter Linux,$(shell uname -s)),--static-swift-stdlib,)
 # `make sanitize-thread` build without it, so both ways are tested.
 TRAITS ?= --traits HeadLineWriter
 
-.PHONY: all deps build release run test unit contract browser sanitize sanitize-thread fuzz stress bench bench-instructions bench-tools fixtures clean
+.PHONY: all deps build release run test unit snippets contract browser docs sanitize sanitize-thread fuzz stress bench bench-instructions bench-tools fixtures clean
 
 all: build
 
@@ -28,13 +28,32 @@ release: deps
 run: release
 	.build/release/understudy --host $(HOST) --port $(PORT) $(ARGS)
 
-# Every test: the Swift suites (unit, loopback, contract replay, integration), then the contract check of a live
-# server (spec validation, golden cases, schemathesis with and without an injected fault), then the browser check.
+# Every test: the Swift suites (unit, loopback, contract replay, integration, the documentation's snippets) and the
+# documentation's shell blocks, then the contract check of a live server (spec validation, golden cases,
+# schemathesis with and without an injected fault), then the browser check.
 test: unit contract browser
 
+# --quiet: Swift Testing prints its issues and one summary line, not two lines per test. XCTest runs first and lists
+# its own tests (Tests/ControlTests/XCTestSessionTests.swift) with "Executed N tests"; under a --filter that selects
+# none of them it says "Executed 0 tests", which is XCTest's count alone, not Swift Testing's.
 unit: deps
 	$(SWIFT) build --build-tests $(TRAITS)
-	$(SWIFT) test --skip-build $(TRAITS)
+	$(SWIFT) test --skip-build $(TRAITS) --quiet
+	@command -v curl >/dev/null 2>&1 || scripts/install-deps.sh curl
+	python3 scripts/snippets.py --server-bin .build/debug/understudy
+
+# The documentation's code blocks: every Swift block is a region of Tests/SnippetTests (which `unit` compiles), every
+# shell block that can run offline runs against a live server (scripts/snippets.py says how blocks are marked).
+snippets: deps
+	$(SWIFT) build --build-tests $(TRAITS)
+	@command -v curl >/dev/null 2>&1 || scripts/install-deps.sh curl
+	python3 scripts/snippets.py --server-bin .build/debug/understudy
+
+# Static HTML documentation of every library in .build/docs (DocC from the toolchain, no plugin); any DocC warning,
+# such as a ``Symbol`` link that does not resolve, fails it.
+docs: deps
+	$(SWIFT) build $(TRAITS)
+	SWIFT="$(SWIFT)" SWIFT_BUILD_FLAGS="$(TRAITS)" scripts/docs.sh
 
 # The contract check alone: openapi-spec-validator, the golden cases and schemathesis against a live understudy.
 contract: deps

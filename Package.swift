@@ -141,6 +141,12 @@ let package = Package(
             dependencies: ["UnderstudyControl", "UnderstudyClient"],
             swiftSettings: strictSettings
         ),
+        // Every Swift block of README.md and the DocC articles, compiled (scripts/snippets.py checks they match).
+        .testTarget(
+            name: "SnippetTests",
+            dependencies: ["Understudy", "UnderstudyClient", "UnderstudyDummyJSON", "UnderstudyTesting", "UnderstudyControl"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["Understudy", "UnderstudyClient", "UnderstudyDummyJSON", "UnderstudyLocking"],

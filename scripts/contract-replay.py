@@ -282,7 +282,7 @@ def main():
     if schemas.error:
         print("warning: " + schemas.error)
     files = sorted(glob.glob(os.path.join(args.cases, "*.json")))
-    passed = failed = skipped = 0
+    passed = failed = skipped = isolated_run = 0
     for path in files:
         with open(path, encoding="utf-8") as f:
             case = json.load(f)
@@ -294,6 +294,7 @@ def main():
         isolated = None
         try:
             if case.get("isolated"):
+                isolated_run += 1
                 isolated = IsolatedServer(args.server_bin, case.get("server", {}), server)
             problems, (method, target, status, data) = check(case, isolated.server if isolated else server, schemas)
         except Exception as e:  # a refused connection, a failed login
@@ -308,7 +309,11 @@ def main():
                 print("     " + p)
         else:
             passed += 1
-    print("contract: %d passed, %d failed, %d skipped (isolated cases need --server-bin)" % (passed, failed, skipped))
+    summary = "golden cases: %d passed, %d failed (%d of them isolated, each on a server of its own)" % (
+        passed, failed, isolated_run)
+    if skipped:
+        summary += "; %d isolated cases NOT RUN: they need --server-bin" % skipped
+    print(summary)
     sys.exit(1 if failed or skipped else 0)
 
 

@@ -27,7 +27,8 @@
 # Settings (environment): UNDERSTUDY_BIN, CONTRACT_SEED (default 20261129), CONTRACT_MAX_EXAMPLES (100),
 # CONTRACT_PASS_SECONDS (time bound of each schemathesis pass, default 900), CONTRACT_WORKERS (default 1: with
 # more, hypothesis can trip a CPython 3.11 ast race, "AST constructor recursion depth mismatch"),
-# CONTRACT_REPORT_DIR (keep schemathesis' JUnit reports there; default: a temporary directory, removed).
+# CONTRACT_REPORT_DIR (write schemathesis' JUnit reports there and keep them; unset: no reports, so none is
+# named that the cleanup would delete).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -41,7 +42,7 @@ VENV=.venv
 ADMIN_PATHS='^/__understudy/'
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/understudy-contract.XXXXXX")
-REPORTS=${CONTRACT_REPORT_DIR:-$WORK/reports}
+REPORTS=${CONTRACT_REPORT_DIR:-}
 # Hypothesis keeps caches in ./.hypothesis by default; keep them in the temporary directory instead.
 export HYPOTHESIS_STORAGE_DIRECTORY=$WORK/hypothesis
 SERVERS=()
@@ -89,10 +90,12 @@ stop_server() {
 schemathesis_pass() {
     local name=$1
     shift
+    local report=()
+    [ -n "$REPORTS" ] && report=(--report junit --report-junit-path "$REPORTS/$name.xml")
     timeout --kill-after=10 "$PASS_SECONDS" "$VENV/bin/schemathesis" --config-file scripts/schemathesis.toml \
         run "$SPEC" --url "$URL" --seed "$SEED" --max-examples "$MAX_EXAMPLES" \
         --workers "$WORKERS" --request-timeout 10 --max-redirects 0 --no-color --output-sanitize false \
-        --report junit --report-junit-path "$REPORTS/$name.xml" "$@"
+        "${report[@]}" "$@"
     local status=$?
     [ "$status" -eq 124 ] && echo "schemathesis pass '$name' ran out of its ${PASS_SECONDS}s"
     return "$status"
@@ -113,7 +116,7 @@ if [ ! -x "$BIN" ]; then
     echo "no server binary at $BIN (build it, or set UNDERSTUDY_BIN)"
     exit 1
 fi
-mkdir -p "$REPORTS"
+[ -n "$REPORTS" ] && mkdir -p "$REPORTS"
 
 step "golden cases (Sources/UnderstudyTesting/Resources/contracts) and schemathesis on the public API"
 if start_server public; then

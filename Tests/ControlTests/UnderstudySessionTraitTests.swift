@@ -9,7 +9,7 @@ import UnderstudyControl
 /// The session trait against one `understudy` shared by every test, as `make run` is shared by a UI-test suite.
 @Suite(.understudySession { ServerProcess.shared.control })
 struct UnderstudySessionTraitTests {
-    /// The README's recipe, as written there: "503 twice, then recover" and "3 attempts" from the journal.
+    /// The recipe of UnderstudyControl's "Testing your app" article, as written there: "503 twice, then recover" and "3 attempts" from the journal.
     @Test func recoversAfterTwo503s() async throws {
         let session = try #require(UnderstudySession.current)
         try await session.addRule(.status(503), path: "/products/1", times: 2)

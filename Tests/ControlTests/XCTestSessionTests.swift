@@ -14,7 +14,7 @@ final class XCTestSessionTests: XCTestCase {
         XCTAssertTrue(session.id.hasPrefix("testASessionIsOpenForTheTest") || session.id.contains("testASessionIsOpenForTheTest"))
     }
 
-    /// The README's UI-test recipe, with UnderstudyClient in place of the app on a simulator.
+    /// The UI-test recipe of UnderstudyControl's "Testing your app" article, with UnderstudyClient in place of the app on a simulator.
     func testRecoversAfterTwo503s() async throws {
         let session = try await understudySession(on: ServerProcess.shared.control)
         try await session.addRule(.status(503), path: "/products/1", times: 2)

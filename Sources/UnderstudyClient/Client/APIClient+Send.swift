@@ -8,7 +8,7 @@ extension APIClient {
     ///
     /// The order per attempt: attach the token (if the endpoint requires authentication and there is one), run
     /// the middleware and the session, then classify. A 401 triggers at most one refresh-and-retry; transient
-    /// failures are retried by ``RetryState`` for idempotent or replayable endpoints; cancellation is checked
+    /// failures are retried by `RetryState` for idempotent or replayable endpoints; cancellation is checked
     /// before each attempt and during each wait.
     ///
     /// - Parameter endpoint: What to send.

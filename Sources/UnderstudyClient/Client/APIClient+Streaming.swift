@@ -25,7 +25,7 @@ extension APIClient {
         return try await stream(request, authenticated: endpoint.requiresAuthentication)
     }
 
-    /// Opens a prepared request as a byte stream; see ``stream(_:)-(Endpoint)``.
+    /// Opens a prepared request as a byte stream; see ``stream(_:)``.
     ///
     /// - Parameters:
     ///   - request: The request, sent as it is apart from the token.

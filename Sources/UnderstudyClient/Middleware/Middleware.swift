@@ -30,7 +30,7 @@ public protocol Middleware: Sendable {
     ///   - request: The request as the previous layer left it.
     ///   - next: The next layer; the innermost one is the URLSession.
     /// - Returns: The body and response, as the client should see them.
-    /// - Throws: Anything; the client classifies it with ``APIError/classify(_:)-(any Error)``.
+    /// - Throws: Anything; the client classifies it with ``APIError/classify(_:)-(Error)``.
     func intercept(_ request: URLRequest, next: MiddlewareNext) async throws -> (Data, HTTPURLResponse)
 }
 

@@ -3,7 +3,7 @@ import Foundation
 /// When and how long to wait before sending a failed request again.
 ///
 /// Bounded attempts, exponential backoff with full jitter and a cap, and the server's `Retry-After` honoured up
-/// to a clamp. The decisions themselves are made by ``RetryState``; this type only holds the settings.
+/// to a clamp. The decisions themselves are made by `RetryState`; this type only holds the settings.
 public struct RetryPolicy: Sendable {
     /// Total sends allowed for transient failures, the first included; 1 disables retrying. Default 3.
     ///

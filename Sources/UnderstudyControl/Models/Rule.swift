@@ -100,7 +100,7 @@ public struct Rule: Sendable, Hashable, Codable {
         case match, fault, times, after, probability, session
     }
 
-    /// Reads a rule as the admin API answers it; the fault text is parsed into a ``Fault``.
+    /// Reads a rule as the admin API answers it; the fault text is parsed into a `Fault`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         match = try container.decodeIfPresent(Match.self, forKey: .match) ?? Match()

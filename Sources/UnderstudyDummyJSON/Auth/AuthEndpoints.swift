@@ -13,7 +13,7 @@ public enum AuthEndpoints {
         let expiresInMins: Int?
     }
 
-    /// `POST /auth/login`. Wrong credentials are a 400 (``APIError/Kind/httpStatus``), not a 401.
+    /// `POST /auth/login`. Wrong credentials are a 400 (`APIError/Kind/httpStatus`), not a 401.
     public static func login(username: String, password: String, expiresInMins: Int? = nil) -> Endpoint<LoginResponse> {
         Endpoint(path: "auth/login", method: .post,
                    body: .json(Login(username: username, password: password, expiresInMins: expiresInMins)))

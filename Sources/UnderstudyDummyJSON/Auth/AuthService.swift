@@ -2,15 +2,15 @@ import UnderstudyClient
 
 /// DummyJSON's login, profile and refresh, as a protocol so views and tests can swap in a fake.
 public protocol AuthService: Sendable {
-    /// Logs in; the live service also keeps the tokens in its ``TokenStore``.
+    /// Logs in; the live service also keeps the tokens in its `TokenStore`.
     func login(username: String, password: String, expiresInMins: Int?) async throws(APIError) -> LoginResponse
-    /// The signed-in user; ``APIError/Kind/unauthorized`` without a valid token.
+    /// The signed-in user; `APIError/Kind/unauthorized` without a valid token.
     func me() async throws(APIError) -> User
     /// A new token pair from the current refresh token; the live service stores it.
     func refresh(expiresInMins: Int?) async throws(APIError) -> TokenPair
 }
 
-/// ``AuthService`` over an ``APIClient``, keeping tokens in a ``TokenStore``.
+/// ``AuthService`` over an `APIClient`, keeping tokens in a `TokenStore`.
 public struct LiveAuthService: AuthService {
     /// The client requests go through.
     public let client: APIClient

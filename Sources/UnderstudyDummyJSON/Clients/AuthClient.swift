@@ -3,12 +3,12 @@ import UnderstudyClient
 /// DummyJSON's login, profile and refresh as a struct of closures: the lightweight alternative to
 /// ``AuthService``.
 ///
-/// Each member mirrors an ``AuthService`` requirement. ``live(_:tokenStore:)`` goes over an ``APIClient``,
+/// Each member mirrors an ``AuthService`` requirement. ``live(_:tokenStore:)`` goes over an `APIClient`,
 /// ``preview`` answers as ``PreviewData/user`` without the network, and ``failing`` throws from every closure.
 public struct AuthClient: Sendable {
     /// Logs in with username, password and an optional token lifetime in minutes.
     public var login: @Sendable (_ username: String, _ password: String, _ expiresInMins: Int?) async throws(APIError) -> LoginResponse
-    /// The signed-in user; ``APIError/Kind/unauthorized`` without a valid token.
+    /// The signed-in user; `APIError/Kind/unauthorized` without a valid token.
     public var me: @Sendable () async throws(APIError) -> User
     /// A new token pair from the current refresh token, with an optional lifetime in minutes.
     public var refresh: @Sendable (_ expiresInMins: Int?) async throws(APIError) -> TokenPair
@@ -41,7 +41,7 @@ public struct AuthClient: Sendable {
     ///
     /// - Parameters:
     ///   - client: The client requests go through.
-    ///   - tokenStore: Where tokens are kept; by default the client's `auth` when it is a ``TokenStore``, else a
+    ///   - tokenStore: Where tokens are kept; by default the client's `auth` when it is a `TokenStore`, else a
     ///     new store refreshing through DummyJSON.
     /// - Returns: The live client.
     public static func live(_ client: APIClient, tokenStore: TokenStore? = nil) -> AuthClient {
@@ -68,7 +68,7 @@ public struct AuthClient: Sendable {
         }
     )
 
-    /// Every call throws ``APIError/Kind/unimplemented`` naming the closure, e.g. `AuthClient.me`.
+    /// Every call throws `APIError/Kind/unimplemented` naming the closure, e.g. `AuthClient.me`.
     public static let failing = AuthClient(
         login: { _, _, _ throws(APIError) in throw unimplemented("login") },
         me: { () throws(APIError) in throw unimplemented("me") },

@@ -3,7 +3,7 @@ import UnderstudyClient
 /// DummyJSON's products as a struct of closures: the lightweight alternative to ``ProductService``.
 ///
 /// Each member mirrors a ``ProductService`` requirement. Pick an implementation per context: ``live(_:)`` over an
-/// ``APIClient``, ``preview`` for SwiftUI previews (built-in ``PreviewData``, no network) and ``failing`` for tests
+/// `APIClient`, ``preview`` for SwiftUI previews (built-in ``PreviewData``, no network) and ``failing`` for tests
 /// that must not touch the network; override one closure on a copy to fake a single call.
 ///
 /// ```swift
@@ -13,7 +13,7 @@ import UnderstudyClient
 public struct ProductsClient: Sendable {
     /// A page of products: limit, skip, sort field and direction (nil for the server's defaults).
     public var list: @Sendable (_ limit: Int?, _ skip: Int?, _ sortBy: String?, _ order: SortOrder?) async throws(APIError) -> ProductList
-    /// One product by id; ``APIError/Kind/httpStatus`` 404 when unknown.
+    /// One product by id; `APIError/Kind/httpStatus` 404 when unknown.
     public var product: @Sendable (_ id: Int) async throws(APIError) -> Product
     /// Products whose title or description contains the query, with limit and skip.
     public var search: @Sendable (_ query: String, _ limit: Int?, _ skip: Int?) async throws(APIError) -> ProductList
@@ -82,7 +82,7 @@ public struct ProductsClient: Sendable {
         ProductsClient(LiveProductService(client: client))
     }
 
-    /// Every call throws ``APIError/Kind/unimplemented`` naming the closure, e.g. `ProductsClient.product`; for
+    /// Every call throws `APIError/Kind/unimplemented` naming the closure, e.g. `ProductsClient.product`; for
     /// tests that must not reach the network. Replace the closures a test expects on a copy.
     public static let failing = ProductsClient(
         list: { _, _, _, _ throws(APIError) in throw unimplemented("list") },

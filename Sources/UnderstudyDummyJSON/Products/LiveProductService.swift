@@ -1,6 +1,6 @@
 import UnderstudyClient
 
-/// ``ProductService`` over an ``APIClient``.
+/// ``ProductService`` over an `APIClient`.
 public struct LiveProductService: ProductService {
     /// The client requests go through.
     public let client: APIClient

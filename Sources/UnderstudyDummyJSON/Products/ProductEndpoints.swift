@@ -14,6 +14,10 @@ public enum ProductEndpoints {
     /// - Parameters:
     ///   - fields: The top-level keys to keep; the server always adds `id`.
     ///   - type: A type with those fields (the full ``Product`` would not decode).
+    ///   - limit: At most this many items (the server's default, 30, when nil; 0 for all).
+    ///   - skip: Items to skip first.
+    ///   - sortBy: The key to sort by.
+    ///   - order: The sort order.
     public static func list<Item: Decodable & Sendable>(
         selecting fields: [String], as type: Item.Type, limit: Int? = nil, skip: Int? = nil,
         sortBy: String? = nil, order: SortOrder? = nil

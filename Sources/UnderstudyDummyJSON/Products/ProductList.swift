@@ -19,6 +19,6 @@ public struct ProductList: Codable, Sendable, Hashable, OffsetPage {
         self.limit = limit
     }
 
-    /// The products, for ``Paginator``.
+    /// The products, for `Paginator`.
     public var items: [Product] { products }
 }

@@ -4,7 +4,7 @@ import UnderstudyClient
 public protocol ProductService: Sendable {
     /// A page of products (for `select`, send ``ProductEndpoints/list(selecting:as:limit:skip:sortBy:order:)``).
     func list(limit: Int?, skip: Int?, sortBy: String?, order: SortOrder?) async throws(APIError) -> ProductList
-    /// One product; ``APIError/Kind/httpStatus`` 404 when unknown.
+    /// One product; `APIError/Kind/httpStatus` 404 when unknown.
     func product(id: Int) async throws(APIError) -> Product
     /// Products whose title or description contains `query`.
     func search(_ query: String, limit: Int?, skip: Int?) async throws(APIError) -> ProductList

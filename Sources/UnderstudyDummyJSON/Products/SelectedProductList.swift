@@ -27,6 +27,6 @@ public struct SelectedProductList<Item: Decodable & Sendable>: Decodable, Sendab
         self.limit = limit
     }
 
-    /// The products, for ``Paginator``.
+    /// The products, for `Paginator`.
     public var items: [Item] { products }
 }

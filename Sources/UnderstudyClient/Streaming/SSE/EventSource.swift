@@ -6,7 +6,7 @@ import FoundationNetworking
 /// A server-sent event stream as an `AsyncSequence` that reconnects by itself.
 ///
 /// It sends `Accept: text/event-stream`, `Cache-Control: no-cache` and, on reconnect, `Last-Event-ID`; waits
-/// between connections as ``ReconnectState`` decides (honouring `retry:`); stops for good on 204; fails on
+/// between connections as `ReconnectState` decides (honouring `retry:`); stops for good on 204; fails on
 /// 4xx statuses and a wrong content type; and treats silence longer than ``Options/idleTimeout`` as a lost
 /// connection. Cancelling the consuming task, or leaving the loop, closes the connection.
 ///

@@ -1,0 +1,48 @@
+// Blocks for Apple platforms only: SwiftUI and XCUITest do not exist on Linux, so these compile on a Mac.
+
+#if canImport(SwiftUI) && canImport(Observation)
+import SwiftUI
+import UnderstudyDummyJSON
+
+// snippet: swiftui-view-model
+@MainActor @Observable final class ProductListModel {   // @Observable needs iOS 17; use ObservableObject on 16
+    private let products: ProductsClient
+    var items: [Product] = []
+    var failure: APIError?
+
+    init(products: ProductsClient) { self.products = products }
+
+    func load() async {
+        do { items = try await products.list(20, 0, nil, nil).products } catch { failure = error }
+    }
+}
+
+struct ProductListView: View {
+    @State var model: ProductListModel
+    var body: some View {
+        List(model.items) { Text($0.title) }.task { await model.load() }
+    }
+}
+
+#Preview { ProductListView(model: ProductListModel(products: .preview)) }
+// In the app: ProductListModel(products: .live(client)); in a test: .failing with the one closure it expects.
+// end
+#endif
+
+#if os(iOS) && canImport(XCTest)
+import UnderstudyControl
+import XCTest
+
+final class UITestRecipe: XCTestCase {
+    // snippet: ui-test-recipe
+    @MainActor func testRecoversAfterTwo503s() async throws {
+        let session = try await understudySession()                                  // ended in teardown
+        try await session.addRule(.status(503), path: "/products/1", times: 2)       // 503 twice, then recover
+        let app = XCUIApplication(); app.launchArguments += session.launchArguments; app.launch()
+        XCTAssert(app.staticTexts["Silk Veil Foundation"].waitForExistence(timeout: 10))
+        let journal = try await session.requests(path: "/products/1")
+        XCTAssertEqual(journal.count, 3)                                              // 3 attempts
+    }
+    // end
+}
+#endif

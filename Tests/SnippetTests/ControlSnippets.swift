@@ -1,0 +1,71 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+import UnderstudyClient
+import UnderstudyControl
+
+// Snippets of the README and of UnderstudyControl's articles.
+
+func snippetControlClient() async throws {
+    // snippet: control-client
+    let control = ControlClient(baseURL: URL(string: "http://127.0.0.1:8080")!)   // token: for --admin-token
+    try await control.addRule(Rule(.status(503, retryAfter: .seconds(1)), path: "/products/*", times: 2))
+    try await control.loadScenario(named: "flaky-network", session: "checkout")
+    let journal = try await control.requests(session: "checkout", path: "/products/*")   // typed entries, total
+    // end
+    _ = journal
+}
+
+func snippetReadmeDemo() async throws {
+    // snippet: readme-demo
+    let control = ControlClient.fromEnvironment()        // UNDERSTUDY_URL, default http://127.0.0.1:8080
+    try await control.reset()                            // a clean stage
+    try await control.addRule(Rule(.status(503, retryAfter: .seconds(2)), path: "/products*", times: 2))
+    try await control.loadScenario(named: "slow-3g")     // or any shipped scenario
+    try await control.goOffline(for: .seconds(5))        // refuse connections for five seconds
+    // end
+}
+
+func snippetOneRequest() {
+    // snippet: fault-one-request
+    var request = URLRequest(url: URL(string: "http://127.0.0.1:8080/products/1")!)
+    request.understudyFault = .status(503, retryAfter: .seconds(1))   // X-Understudy-Fault: status=503; retry-after=1
+    // end
+    _ = request
+}
+
+/// The app under test in the session recipes: the real client, joined to the test's session.
+struct App {
+    let client: APIClient
+
+    init(session: UnderstudySession) {
+        let configuration = APIClient.Configuration.defaultSessionConfiguration()
+        session.configure(configuration)
+        client = APIClient(baseURL: session.baseURL, sessionConfiguration: configuration)
+    }
+
+    func product(id: Int) async throws -> Product {
+        try await client.send(Endpoint<Product>(path: "products/\(id)"))
+    }
+
+    struct Product: Decodable, Sendable {
+        let id: Int
+        let title: String
+    }
+}
+
+// Runs for real: the suite's trait starts the in-process server the test's own `.understudySession` then finds
+// at UNDERSTUDY_URL (SnippetServer).
+@Suite(.understudySession { try SnippetServer.control() })
+struct SessionSnippets {
+    // snippet: session-trait
+    @Test(.understudySession) func recoversAfterTwo503s() async throws {
+        let session = try #require(UnderstudySession.current)
+        try await session.addRule(.status(503), path: "/products/1", times: 2)
+        _ = try await App(session: session).product(id: 1)                             // the app's client retries
+        #expect(try await session.requests(path: "/products/1").map(\.status) == [503, 503, 200])
+    }
+    // end
+}

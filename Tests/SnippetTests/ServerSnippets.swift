@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+import Understudy
+
+// Snippets of Understudy's articles (Getting started, the fault cookbook, steering the server).
+
+func snippetInProcessServer() throws {
+    // snippet: in-process-server
+    let server = try UnderstudyServer.start()            // 127.0.0.1, a free port, built-in data
+    defer { server.stop() }
+    let url = server.baseURL.appending(path: "products/1")
+    // end
+    _ = url
+}
+
+func snippetConfiguration() throws {
+    // snippet: configuration
+    var configuration = UnderstudyServer.Configuration(port: 0, catalog: try Catalog.load(directory: "fixtures/collections"))
+    configuration.seed = 7                                 // every random choice repeats run after run
+    configuration.rules = [FaultRule(match: .init(path: "/products*"), fault: .delay(.milliseconds(300)))]
+    configuration.requestLog = { entry in print(entry) }
+    let server = try UnderstudyServer.start(configuration)
+    // end
+    server.stop()
+}
+
+func snippetServerFromSwift() throws {
+    // snippet: server-from-swift
+    let server = try UnderstudyServer.start(.init(port: 0))
+    try server.faults.add(FaultRule(match: .init(path: "/products/*"), fault: "status=503", times: 2, session: "test-1"))
+    try server.faults.add(.status(503, retryAfter: .seconds(1)), match: .init(path: "/products/*"), times: 2)  // typed
+    // … drive your client with the header X-Understudy-Session: test-1 …
+    #expect(server.journal.entries(session: "test-1", path: "/products/1").count == 3)
+    server.faults.endSession("test-1")   // its rules and journal entries go too
+    server.goOffline(for: .seconds(2))
+    server.reset()
+    // end
+    server.stop()
+}
+
+@Test func faultValuesRenderTheHeaderGrammar() throws {
+    // snippet: fault-values
+    let slowThenBroken: Fault = .delay(.milliseconds(300)) + .status(503, message: "Back soon", retryAfter: .seconds(2))
+    #expect(slowThenBroken.text == "delay=300ms; status=503; message=Back soon; retry-after=2")   // the header's text
+    let parsed = try Fault(parsing: "truncate=50%")  // the header grammar, read back
+    #expect(parsed == .truncate(percent: 50))
+    // end
+}
+
+func snippetFaultsInProcess() throws {
+    // snippet: faults-in-process
+    let server = try UnderstudyServer.start()
+    defer { server.stop() }
+    try server.faults.add(.hang, match: .init(method: "GET", path: "/products/1"))          // every time
+    try server.faults.add(.expireToken, match: .init(path: "/auth/me"), times: 1)           // one refresh
+    try server.faults.add(.rateLimit(5, per: .seconds(10)), session: "checkout")            // one session
+    try server.faults.add(FaultRule(match: .init(path: "/products/stream"), fault: .dropAfter(events: 3)))
+    _ = server.faults.startSession("checkout", seed: 42)
+    // end
+}
