@@ -36,7 +36,8 @@ unit: deps
 	$(SWIFT) build --build-tests $(TRAITS)
 	$(SWIFT) test --skip-build $(TRAITS)
 
-# The contract check alone: openapi-spec-validator, the golden cases and schemathesis against a live understudy.
+# The contract check alone: openapi-spec-validator, scripts/openapi-lint.py, the golden cases and schemathesis
+# against a live understudy.
 contract: deps
 	$(SWIFT) build --product understudy $(TRAITS)
 	CONTRACT_FAULT_PASS=1 scripts/contract.sh
