@@ -55,7 +55,8 @@ docs: deps
 	$(SWIFT) build $(TRAITS)
 	SWIFT="$(SWIFT)" SWIFT_BUILD_FLAGS="$(TRAITS)" scripts/docs.sh
 
-# The contract check alone: openapi-spec-validator, the golden cases and schemathesis against a live understudy.
+# The contract check alone: openapi-spec-validator, scripts/openapi-lint.py, the golden cases and schemathesis
+# against a live understudy.
 contract: deps
 	$(SWIFT) build --product understudy $(TRAITS)
 	CONTRACT_FAULT_PASS=1 scripts/contract.sh

@@ -7,7 +7,8 @@
 # Steps, each bounded in time; the first failure does not stop the later steps, but any failure makes the exit
 # status non-zero:
 #   1. the venv .venv (gitignored) with the pinned validator and schemathesis (scripts/contract-requirements.txt);
-#   2. openapi-spec-validator on openapi/openapi.yaml;
+#   2. openapi-spec-validator on openapi/openapi.yaml, then scripts/openapi-lint.py on it (constructs that
+#      swift-openapi-generator rejects, skips with a warning or reads differently from the server);
 #   3. a server (${UNDERSTUDY_BIN:-.build/debug/understudy} --port 0 --quiet) per pass, killed on exit (trap);
 #   4. the golden cases of Sources/UnderstudyTesting/Resources/contracts/ (scripts/contract-replay.py), the isolated
 #      ones each on a server of its own started from the same binary;
@@ -111,6 +112,9 @@ timeout 600 "$VENV/bin/pip" install --quiet --disable-pip-version-check -r scrip
 
 step "openapi-spec-validator $SPEC"
 timeout 120 "$VENV/bin/openapi-spec-validator" "$SPEC" || fail "spec validation"
+
+step "scripts/openapi-lint.py $SPEC (what swift-openapi-generator warns about or rejects)"
+timeout 60 "$VENV/bin/python" scripts/openapi-lint.py "$SPEC" || fail "openapi lint"
 
 if [ ! -x "$BIN" ]; then
     echo "no server binary at $BIN (build it, or set UNDERSTUDY_BIN)"

@@ -42,7 +42,12 @@ public struct Scenario: Sendable {
             throw failure([.key(unknown)], "unknown field; expected description, seed and rules")
         }
         guard case .array(let elements)? = object["rules"] else { throw failure([], "missing the \"rules\" array") }
-        var scenario = Scenario(description: object["description"]?.stringValue ?? "", seed: nil, rules: [])
+        var scenario = Scenario(description: "", seed: nil, rules: [])
+        if let description = object["description"] {
+            // Refused rather than read as "": the spec (and so schemathesis) holds it to a string.
+            guard let text = description.stringValue else { throw failure([.key("description")], "expected a string") }
+            scenario.description = text
+        }
         if let seed = object["seed"] {
             guard case .number(let number) = seed, let value = number.unsignedInteger else {
                 throw failure([.key("seed")], "expected a whole number from 0 to \(UInt64.max)")

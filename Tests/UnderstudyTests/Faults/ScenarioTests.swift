@@ -24,6 +24,7 @@ import Testing
         ("{\"rules\": [{\"fault\": \"status=500\", \"times\": -1}]}", "rules[0]", "Invalid 'times'"),
         ("{\"rules\": 3}", "$", "missing the \"rules\" array"),
         ("{\"rules\": [], \"colour\": 1}", "colour", "unknown field"),
+        ("{\"rules\": [], \"description\": {}}", "description", "expected a string"),
         ("{\"rules\": [}", nil, "expected a value"),
     ] as [(String, String?, String)])
     func badScenariosNameFileAndPosition(text: String, path: String?, reason: String) {
