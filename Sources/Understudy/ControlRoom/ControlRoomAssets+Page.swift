@@ -1,5 +1,5 @@
 /// The control room's HTML. Every control has a label and is reachable with the keyboard; the script
-/// (`ControlRoomAssets+Script.swift`) fills in the rest. No inline script or style: the page's Content-Security-
+/// (`ControlRoomAssets+Script*.swift`) fills in the rest. No inline script or style: the page's Content-Security-
 /// Policy allows neither.
 extension ControlRoomAssets {
     static let page = #"""

@@ -1,5 +1,5 @@
 /// The control room's page, served by the server itself at `/__understudy/`: HTML, CSS and ES module script
-/// embedded in the binary (`ControlRoomAssets+Page.swift`, `+Style.swift`, `+Script.swift`), so a static release
+/// embedded in the binary (`ControlRoomAssets+Page.swift`, `+Style.swift`, `+Script*.swift`), so a static release
 /// binary carries it and nothing is fetched from elsewhere.
 ///
 /// The page sits behind the admin gate (same origin, a known Host) but needs no admin token: with

@@ -1,0 +1,43 @@
+/// The control room script's part for the admin API: its headers (the token, when one is needed) and asking for the token (joined in order into `ControlRoomAssets.script`).
+extension ControlRoomAssets {
+    static let adminScript = #"""
+// ---------- the admin API ----------
+function adminHeaders(extra = {}) {
+  const headers = { ...extra };
+  if (state.token) headers["X-Understudy-Token"] = state.token;
+  return headers;
+}
+
+async function admin(method, path, body) {
+  const options = { method, headers: adminHeaders(body === undefined ? {} : { "Content-Type": "application/json" }) };
+  if (body !== undefined) options.body = JSON.stringify(body);
+  const reply = await fetch(A + path, options);
+  const text = await reply.text();
+  let json = null;
+  try { json = text ? JSON.parse(text) : null; } catch { json = null; }
+  if (reply.status === 401) askForToken("The server refused the token.");
+  return { status: reply.status, ok: reply.ok, json, text };
+}
+
+function askForToken(problem) {
+  $("token-form").hidden = false;
+  $("token-error").textContent = problem || "";
+  setFeedStatus("locked: needs the admin token", "bad");
+  tokenReady = new Promise((resolve) => { unlock = resolve; });
+  $("token").focus();
+}
+
+$("token-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  state.token = $("token").value;
+  const reply = await admin("GET", "/health");
+  if (!reply.ok) { $("token-error").textContent = "That token was refused."; return; }
+  sessionStorage.setItem("understudy-token", state.token);
+  $("token-form").hidden = true;
+  $("token-error").textContent = "";
+  unlock();
+  loadScenarios();
+});
+
+"""#
+}
