@@ -70,7 +70,7 @@ final class RecordCollection: Sendable {
             let built = SearchIndex(count: records.count) { [records, searchFields] position in
                 let record = records[position]
                 if let fields = searchFields { return fields.compactMap { record.string($0)?.lowercased() } }
-                return record.object.entries.compactMap { $0.value.stringValue?.lowercased() }
+                return record.topLevelStrings.map { $0.lowercased() }
             }
             state.search = built
             return built

@@ -32,6 +32,18 @@ extension ServedRecord {
         withText { text in CompactJSON.member(field, of: text).flatMap { CompactJSON.string(in: text, $0) } }
     }
 
+    /// Every top-level string value, in order (what search reads in your own collections).
+    var topLevelStrings: [String] {
+        withText { text in
+            var strings: [String] = []
+            CompactJSON.forEachMember(of: text) { _, value in
+                if let string = CompactJSON.string(in: text, value) { strings.append(string) }
+                return true
+            }
+            return strings
+        }
+    }
+
     /// The item's JSON with only `keys`, in that order (`id` is always first), as DummyJSON's `select` does: each
     /// kept member's text is copied as it is.
     func encoded(selecting keys: [String]) -> [UInt8] {
