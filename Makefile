@@ -6,11 +6,11 @@ ARGS ?=
 # The release binary links the Swift runtime and Foundation statically on Linux: ~5 ms less start-up and ~7 MiB
 # less resident memory than loading them as shared libraries (BENCHMARKS.md). Apple platforms have no static stdlib.
 STATIC_STDLIB := $(if $(filter Linux,$(shell uname -s)),--static-swift-stdlib,)
-# The `understudy` binary and the suites `make test` runs are built with the HeadLineWriter trait: evhttp's own
-# refusals as JSON and reply heads without vsnprintf, by overriding libevent's evbuffer_add_printf in this
-# process only (Package.swift). It is off for packages that depend on Understudy; `make sanitize` and
-# `make sanitize-thread` build without it, so both ways are tested.
-TRAITS ?= --traits HeadLineWriter
+# Nothing `make` builds overrides a dependency's symbols: the HeadLineWriter trait (which defines libevent's
+# evbuffer_add_printf for the process, see HeaderLines.c) is off. Without it evhttp's own refusals (a body over the
+# limit, a request line it cannot parse) are libevent's HTML page, and a reply head costs ~4k instructions more.
+# `make bench TRAITS="--traits HeadLineWriter"` measures the override for comparison only.
+TRAITS ?=
 
 .PHONY: all deps build release run test unit snippets contract browser docs sanitize sanitize-thread fuzz stress bench bench-instructions bench-tools fixtures clean
 

@@ -22,8 +22,8 @@ let package = Package(
     ],
     traits: [
         // Off by default: it defines libevent's `evbuffer_add_printf` for the whole process (see HeaderLines.c),
-        // which a library must not do to the processes that link it. The `understudy` binary that `make` builds
-        // turns it on: JSON for evhttp's own refusals, and reply heads without vsnprintf (BENCHMARKS.md).
+        // which no part of Understudy may do to a process. Nothing `make` builds turns it on; it is kept only to
+        // measure what evhttp's vsnprintf-formatted heads cost (BENCHMARKS.md).
         .trait(name: "HeadLineWriter",
                description: "evhttp's refusals as JSON and reply heads written without vsnprintf, by defining libevent's evbuffer_add_printf (ELF platforms)"),
     ],

@@ -2,7 +2,7 @@
 // evhttp's header list and take them out again (CannedHead.swift); they are always built.
 //
 // The rest is built only with the HeadLineWriter trait (UNDERSTUDY_HEAD_LINE_WRITER), off by default, since it
-// overrides a libevent symbol for the whole process; the `understudy` binary `make` builds turns it on.
+// overrides a libevent symbol for the whole process; nothing `make` builds turns it on (it is kept to measure).
 // evhttp writes every reply's status line and each header line with `evbuffer_add_printf`, which costs a full
 // `vsnprintf` pass (~1.3k instructions a line, most of the listener's own cost for a small reply). This file
 // defines `evbuffer_add_printf` for the process: the two formats evhttp uses for a reply head are copied
