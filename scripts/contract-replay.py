@@ -206,6 +206,19 @@ class Schemas:
         return None
 
 
+DUMP_DIR = None
+# Headers whose value changes from run to run, left out of a dump so that two dumps compare byte for byte.
+VOLATILE = {"date", "x-ratelimit-reset"}
+
+
+def dump(name, status, headers, data):
+    """Writes what came back for a case (status, headers in order, body) to DUMP_DIR/NAME.txt: `--dump` before and
+    after a change, then `diff -r`, shows whether any byte on the wire moved."""
+    lines = ["%d" % status] + ["%s: %s" % (k, v) for k, v in headers if k.lower() not in VOLATILE]
+    with open(os.path.join(DUMP_DIR, name + ".txt"), "wb") as f:
+        f.write(("\n".join(lines) + "\n\n").encode() + data)
+
+
 def check(case, server, schemas):
     problems = []
     for index, step in enumerate(case.get("setup", [])):
@@ -218,6 +231,8 @@ def check(case, server, schemas):
         return problems, (method, target, status, data)
     method, target, headers, body = build(case["request"], server)
     status, got_headers, data = server.send(method, target, headers, body)
+    if DUMP_DIR:
+        dump(case["name"], status, got_headers, data)
     expected = case["response"]
     if status != expected["status"]:
         problems.append("status %d, expected %d" % (status, expected["status"]))
@@ -281,7 +296,12 @@ def main():
     parser.add_argument("--server-bin", help="the understudy binary to start a server with for each isolated case")
     parser.add_argument("--cases", default=os.path.join(ROOT, "Sources", "UnderstudyTesting", "Resources", "contracts"))
     parser.add_argument("--spec", default=os.path.join(ROOT, "openapi", "openapi.yaml"))
+    parser.add_argument("--dump", metavar="DIR", help="also write each case's reply (status, headers, body) to DIR")
     args = parser.parse_args()
+    if args.dump:
+        global DUMP_DIR
+        DUMP_DIR = args.dump
+        os.makedirs(DUMP_DIR, exist_ok=True)
 
     server = Server(args.url)
     schemas = Schemas(args.spec)
