@@ -12,7 +12,7 @@ STATIC_STDLIB := $(if $(filter Linux,$(shell uname -s)),--static-swift-stdlib,)
 # `make bench TRAITS="--traits HeadLineWriter"` measures the override for comparison only.
 TRAITS ?=
 
-.PHONY: all deps build release run test unit snippets contract browser docs sanitize sanitize-thread fuzz stress bench bench-instructions bench-tools fixtures clean
+.PHONY: all deps build release run test unit snippets contract browser docs sanitize sanitize-thread fuzz stress bench bench-instructions release-dynamic bench-tools fixtures clean
 
 all: build
 
@@ -105,10 +105,18 @@ bench: release bench-tools
 	$(SWIFT) build -c release --product UnderstudyBench $(TRAITS)  # dynamic: static FoundationNetworking needs a static libcurl
 	python3 bench/bench.py $(if $(filter-out 0,$(QUICK)),--quick,)
 
-# Instructions per request under callgrind: Understudy, the bare evhttp baseline, and the baseline with the headers
-# Understudy must send (steady on a shared machine; about two minutes).
-bench-instructions: release bench-tools
-	bench/instructions.sh
+# Instructions per request under callgrind on GET /products/1, its injected 503 and GET /products: Understudy, the
+# bare evhttp baseline serving the same bytes, and the baseline with the headers Understudy must send (steady on a
+# shared machine; under a minute). It measures a release build linked against the Swift runtime's shared libraries,
+# in its own scratch path (`make run`'s static binary is left as it is). COMPARE=/path/to/understudy measures that
+# binary too and prints it beside this tree's ("before" and "after"); ROUNDS=N measures every row N times.
+COMPARE ?=
+ROUNDS ?= 1
+bench-instructions: release-dynamic bench-tools
+	COMPARE="$(COMPARE)" ROUNDS="$(ROUNDS)" UNDERSTUDY=.build/release-dynamic/release/understudy bench/instructions.sh
+
+release-dynamic: deps
+	$(SWIFT) build -c release --product understudy --scratch-path .build/release-dynamic $(TRAITS)
 
 bench-tools: deps
 	@command -v wrk >/dev/null 2>&1 || scripts/install-deps.sh wrk

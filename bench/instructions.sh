@@ -1,18 +1,54 @@
 #!/usr/bin/env bash
-# Instructions per request on the event-loop thread, counted by callgrind: unlike seconds, they do not move when
-# other work shares the machine. Compares Understudy with the bare evhttp baseline and with the baseline sending
-# the four headers the DummyJSON contract makes Understudy send (X-RateLimit-Limit/-Remaining/-Reset, ETag), so the
-# price of those headers inside evhttp is separated from Understudy's own.
+# Instructions per request on the event loop, counted by callgrind: unlike seconds, they do not move when other
+# work shares the machine. Measures Understudy on GET /products/1, the same with `X-Understudy-Fault: status=503`,
+# and GET /products (the list's first page), then the bare evhttp baseline serving the same bytes, alone and with
+# the headers the DummyJSON contract makes Understudy send (X-RateLimit-*, ETag), so the price of those headers
+# inside evhttp is separated from Understudy's own.
 #
-#   bench/instructions.sh          (after `make release bench-tools`; `make bench-instructions` does both)
+#   bench/instructions.sh                         after `make bench-tools` and the build below; `make bench-instructions`
+#                                                 does all three
+#   COMPARE=/path/to/before bench/instructions.sh measures that binary too and prints it beside UNDERSTUDY's
+#
+# UNDERSTUDY (default .build/release-dynamic/release/understudy) is a release build linked against the Swift
+# runtime's shared libraries (`swift build -c release --product understudy --scratch-path .build/release-dynamic`);
+# build before and after the same way so they compare like with like (the static `make release` binary counts within
+# 1 % of it). COMPARE is shown as "before", UNDERSTUDY as "after". Each binary runs as a copy without its DWARF sections: valgrind 3.19
+# gives up on the DWARF 5 the toolchain's clang writes ("unhandled dwarf2 abbrev form code 0x25", then "I can't
+# recover") and the program never starts; the symbol table, which names every function, is kept.
+# ROUNDS=N (default 1) measures every row N times (before and after alternate); RUN_SECONDS (default 4) is each wrk
+# run under valgrind; EVHTTP=0 leaves out the baseline rows. Everything runs on 127.0.0.1.
 set -euo pipefail
+# Paths given on the command line are relative to where it was typed, the defaults to the repository.
+[ -n "${UNDERSTUDY:-}" ] && UNDERSTUDY=$(realpath -s "$UNDERSTUDY")
+[ -n "${COMPARE:-}" ] && COMPARE=$(realpath -s "$COMPARE")
 cd "$(dirname "$0")/.."
-RUN_SECONDS=${RUN_SECONDS:-8}
-UNDERSTUDY=${UNDERSTUDY:-.build/release/understudy}
+RUN_SECONDS=${RUN_SECONDS:-4}
+ROUNDS=${ROUNDS:-1}
+EVHTTP=${EVHTTP:-1}
+UNDERSTUDY=${UNDERSTUDY:-.build/release-dynamic/release/understudy}
+COMPARE=${COMPARE:-}
 BASELINE=.build/bench/evhttp-baseline
-command -v valgrind >/dev/null || { apt-get update -qq && apt-get install -y -qq valgrind >/dev/null; }
+for program in "$UNDERSTUDY" ${COMPARE:+"$COMPARE"}; do
+    [ -x "$program" ] || { echo "instructions: $program is not an executable; see the usage at the top of $0" >&2; exit 1; }
+done
+if [ "$EVHTTP" != 0 ] && [ ! -x "$BASELINE" ]; then
+    echo "instructions: $BASELINE is missing; run \`make bench-tools\` first" >&2
+    exit 1
+fi
+command -v valgrind >/dev/null || scripts/install-deps.sh valgrind
+command -v wrk >/dev/null || scripts/install-deps.sh wrk
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+cleanup() {
+    for pid in $(jobs -p); do kill "$pid" 2>/dev/null || true; done
+    rm -rf "$work"
+}
+trap cleanup EXIT
+measured_after=$work/understudy-after
+objcopy --strip-debug "$UNDERSTUDY" "$measured_after"
+if [ -n "$COMPARE" ]; then
+    measured_before=$work/understudy-before
+    objcopy --strip-debug "$COMPARE" "$measured_before"
+fi
 
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
@@ -22,59 +58,155 @@ wait_for() {  # URL: polls until it answers, for up to 60 s (programs start slow
     exit 1
 }
 
-# measure NAME PID OUTFILE URL [wrk options]: drives the server with wrk, stops it, prints instructions per request.
-measure() {
-    local name=$1 pid=$2 out=$3 url=$4
-    shift 4
-    local requests
+fault=(-H "X-Understudy-Fault: status=503")
+# name|path|uses the fault header
+routes=("GET /products/1|/products/1|" "GET /products/1, header status=503|/products/1|fault" "GET /products|/products|")
+
+# The bytes the baseline serves, and the headers its second pass adds, come from Understudy's own replies (a run
+# outside valgrind). Each route is fetched twice and the second reply kept: that is the one wrk's requests get.
+fetch_replies() {  # BINARY PREFIX: writes PREFIX.N.body, .type and .head for route N
+    local binary=$1 prefix=$2 port pid index=0
+    port=$(free_port)
+    "$binary" --port "$port" --quiet >/dev/null 2>&1 &
+    pid=$!
+    wait_for "http://127.0.0.1:$port/products/1"
+    for route in "${routes[@]}"; do
+        IFS='|' read -r _ path faulted <<<"$route"
+        local options=()
+        [ -n "$faulted" ] && options=("${fault[@]}")
+        curl -s -o /dev/null "${options[@]}" "http://127.0.0.1:$port$path"
+        curl -s -D "$prefix.$index.head" -o "$prefix.$index.body" -w '%{content_type}' "${options[@]}" \
+            "http://127.0.0.1:$port$path" >"$prefix.$index.type"
+        index=$((index + 1))
+    done
+    kill -INT "$pid"
+    wait "$pid" 2>/dev/null || true
+}
+
+# count OUT URL [wrk options]: with the program under callgrind (pid in $pid) answering URL, warms the route up,
+# zeroes the counts (so start-up, the first uncached reply and the warm-up are left out), drives the route with wrk
+# for RUN_SECONDS, stops the program and sets $per_request to event_base_loop's inclusive count / wrk's requests.
+count() {
+    local out=$1 url=$2
+    shift 2
+    for _ in 1 2 3; do curl -s -o /dev/null "$@" "$url"; done
+    callgrind_control --zero "$pid" >/dev/null 2>&1
+    local requests total
     requests=$(wrk -t1 -c4 -d"${RUN_SECONDS}s" "$@" "$url" | awk '/requests in/ {print $1}')
     kill -INT "$pid"
     wait "$pid" 2>/dev/null || true
-    local total
-    total=$(callgrind_annotate --inclusive=yes "$out" 2>/dev/null | awk '/event_base_loop/ && !found {gsub(",", "", $1); print $1; found = 1}')
-    printf '%-58s %8d requests  %7d instructions/request\n' "$name" "$requests" $((total / requests))
+    total=$(callgrind_annotate --inclusive=yes "$out" 2>/dev/null \
+        | awk '/event_base_loop/ && !found {gsub(",", "", $1); print $1; found = 1}')
+    if [ -z "$total" ] || [ -z "$requests" ] || [ "$requests" -eq 0 ]; then
+        echo "instructions: no event_base_loop count in $out (requests: ${requests:-none}); run the program under" \
+            "valgrind --tool=callgrind by hand to see what valgrind says" >&2
+        exit 1
+    fi
+    per_request=$((total / requests))
+    printf '  %-52s %-8s %7d requests  %7d instructions/request\n' "$label" "$side" "$requests" "$per_request" >&2
 }
 
-fault=(-H "X-Understudy-Fault: status=503")
+measure_understudy() {  # BINARY INDEX: sets $per_request for route INDEX
+    local binary=$1 index=$2 port name path faulted
+    IFS='|' read -r name path faulted <<<"${routes[$index]}"
+    local options=()
+    [ -n "$faulted" ] && options=("${fault[@]}")
+    port=$(free_port)
+    valgrind --tool=callgrind --callgrind-out-file="$work/understudy.out" "$binary" --port "$port" --quiet \
+        >/dev/null 2>&1 &
+    pid=$!
+    wait_for "http://127.0.0.1:$port/products/1"
+    label="Understudy $name"
+    count "$work/understudy.out" "http://127.0.0.1:$port$path" "${options[@]}"
+}
 
-port=$(free_port)
-valgrind --tool=callgrind --callgrind-out-file="$work/understudy.out" "$UNDERSTUDY" --port "$port" --quiet \
-    >/dev/null 2>&1 &
-pid=$!
-wait_for "http://127.0.0.1:$port/products/1"
-# The baseline serves the bytes Understudy sends.
-curl -s -o "$work/product.json" "http://127.0.0.1:$port/products/1"
-curl -s -o "$work/fault.json" "${fault[@]}" "http://127.0.0.1:$port/products/1"
-measure "Understudy GET /products/1" "$pid" "$work/understudy.out" "http://127.0.0.1:$port/products/1"
+measure_baseline() {  # INDEX MODE (plain or headers): sets $per_request for route INDEX served by evhttp-c
+    local index=$1 mode=$2 name path faulted
+    IFS='|' read -r name path faulted <<<"${routes[$index]}"
+    local options=()
+    [ -n "$faulted" ] && options=("${fault[@]}")
+    local status
+    status=$(head -1 "$work/after.$index.head" | awk '{print $2}')
+    # One route per baseline process, so the 200 and the 503 can each be served at the path Understudy answered.
+    printf '%s\t%s\t%s\t%s\n' "$status" "$(cat "$work/after.$index.type")" "$path" "$work/after.$index.body" \
+        >"$work/map.txt"
+    if [ "$mode" = headers ]; then
+        # The headers Understudy sent beyond the ones evhttp writes itself.
+        BASELINE_EXTRA_HEADERS=$(tail -n +2 "$work/after.$index.head" | tr -d '\r' \
+            | grep -viE '^(content-type|content-length|date|connection):|^$' || true)
+        export BASELINE_EXTRA_HEADERS
+    else
+        unset BASELINE_EXTRA_HEADERS
+    fi
+    valgrind --tool=callgrind --callgrind-out-file="$work/baseline.out" "$BASELINE" "$work/map.txt" \
+        >"$work/baseline.url" 2>/dev/null &
+    pid=$!
+    for _ in $(seq 1 240); do [ -s "$work/baseline.url" ] && break; sleep 0.25; done
+    local url
+    url=$(head -1 "$work/baseline.url")
+    wait_for "$url$path"
+    label="evhttp-c $name"
+    [ "$mode" = headers ] && label="$label + headers"
+    count "$work/baseline.out" "$url$path" "${options[@]}"
+    rm -f "$work/baseline.url"
+}
 
-port=$(free_port)
-valgrind --tool=callgrind --callgrind-out-file="$work/understudy-fault.out" "$UNDERSTUDY" --port "$port" --quiet \
-    >/dev/null 2>&1 &
-pid=$!
-wait_for "http://127.0.0.1:$port/products/1"
-measure "Understudy GET /products/1, header status=503" "$pid" "$work/understudy-fault.out" \
-    "http://127.0.0.1:$port/products/1" "${fault[@]}"
-
-printf '200\tapplication/json; charset=utf-8\t/products/1\t%s\n503\tapplication/json; charset=utf-8\t/fault\t%s\n' \
-    "$work/product.json" "$work/fault.json" >"$work/map.txt"
-extra=$'X-RateLimit-Limit: 100\nX-RateLimit-Remaining: 99\nX-RateLimit-Reset: 1796078338\nETag: W/"5d1-215def43nzide"'
-for mode in plain headers; do
-    for target in /products/1 /fault; do
-        if [ "$mode" = headers ]; then export BASELINE_EXTRA_HEADERS="$extra"; else unset BASELINE_EXTRA_HEADERS; fi
-        valgrind --tool=callgrind --callgrind-out-file="$work/baseline.out" "$BASELINE" "$work/map.txt" \
-            >"$work/baseline.url" 2>/dev/null &
-        pid=$!
-        for _ in $(seq 1 240); do [ -s "$work/baseline.url" ] && break; sleep 0.25; done
-        url=$(head -1 "$work/baseline.url")
-        wait_for "$url$target"
-        label="evhttp-c $target"
-        [ "$mode" = headers ] && label="$label + X-RateLimit-* and ETag"
-        # The same request as Understudy got, fault header included.
-        if [ "$target" = /fault ]; then
-            measure "$label" "$pid" "$work/baseline.out" "$url$target" "${fault[@]}"
-        else
-            measure "$label" "$pid" "$work/baseline.out" "$url$target"
-        fi
-        rm -f "$work/baseline.url"
+fetch_replies "$UNDERSTUDY" "$work/after"
+if [ -n "$COMPARE" ]; then
+    fetch_replies "$COMPARE" "$work/before"
+    for index in "${!routes[@]}"; do
+        cmp -s "$work/before.$index.body" "$work/after.$index.body" \
+            || echo "instructions: warning: the two binaries' bodies differ for ${routes[$index]%%|*}" >&2
     done
+fi
+
+echo "Measuring (callgrind, wrk -t1 -c4 -d${RUN_SECONDS}s per row, $ROUNDS round(s)):" >&2
+declare -A results
+for round in $(seq 1 "$ROUNDS"); do
+    for index in "${!routes[@]}"; do
+        # Before and after alternate which goes first from round to round.
+        sides=(after)
+        if [ -n "$COMPARE" ]; then
+            if [ $((round % 2)) = 1 ]; then sides=(before after); else sides=(after before); fi
+        fi
+        for side in "${sides[@]}"; do
+            binary=$measured_after
+            [ "$side" = before ] && binary=$measured_before
+            measure_understudy "$binary" "$index"
+            results[$side.$index]+="${results[$side.$index]:+ }$per_request"
+        done
+        if [ "$EVHTTP" != 0 ]; then
+            for mode in plain headers; do
+                side=""
+                measure_baseline "$index" "$mode"
+                results[$mode.$index]+="${results[$mode.$index]:+ }$per_request"
+            done
+        fi
+    done
+done
+
+# The table: each cell lists every round's count.
+echo
+if [ -n "$COMPARE" ]; then
+    echo "before = $COMPARE"
+    echo "after  = $UNDERSTUDY"
+    printf '%-36s %-20s %-20s %-8s' "instructions/request" "before" "after" "change"
+else
+    echo "understudy = $UNDERSTUDY"
+    printf '%-36s %-20s' "instructions/request" "understudy"
+fi
+[ "$EVHTTP" != 0 ] && printf ' %-20s %-20s' "evhttp-c" "evhttp-c + headers"
+echo
+for index in "${!routes[@]}"; do
+    printf '%-36s' "${routes[$index]%%|*}"
+    if [ -n "$COMPARE" ]; then
+        change=$(python3 -c 'import sys, statistics as s
+b, a = (s.median(map(int, v.split())) for v in sys.argv[1:])
+print(f"{(a - b) / b * 100:+.1f}%")' "${results[before.$index]}" "${results[after.$index]}")
+        printf ' %-20s %-20s %-8s' "${results[before.$index]}" "${results[after.$index]}" "$change"
+    else
+        printf ' %-20s' "${results[after.$index]}"
+    fi
+    [ "$EVHTTP" != 0 ] && printf ' %-20s %-20s' "${results[plain.$index]}" "${results[headers.$index]}"
+    echo
 done
