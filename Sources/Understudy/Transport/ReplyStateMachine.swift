@@ -66,3 +66,33 @@ struct ReplyStateMachine: Equatable {
         }
     }
 }
+
+extension ReplyStateMachine {
+    /// Turns of a delivery, which must not overlap: a delivery fed from elsewhere (the live feed) can be woken
+    /// from inside its own turn.
+    struct Turns: Equatable {
+        private(set) var inTurn = false
+        private(set) var anotherAsked = false
+
+        /// A turn is asked for: true when it may start now; false when one is under way, which then runs another.
+        mutating func begin() -> Bool {
+            guard !inTurn else {
+                anotherAsked = true
+                return false
+            }
+            inTurn = true
+            anotherAsked = false
+            return true
+        }
+
+        /// The turn is over: true when another was asked for meanwhile and starts now.
+        mutating func end() -> Bool {
+            guard anotherAsked else {
+                inTurn = false
+                return false
+            }
+            anotherAsked = false
+            return true
+        }
+    }
+}
