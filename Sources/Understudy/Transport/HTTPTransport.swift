@@ -114,7 +114,7 @@ final class HTTPTransport: @unchecked Sendable {
 
     /// Stops the loop (see `UnderstudyServer.stop`) and frees everything; returns when the thread has ended.
     ///
-    /// Stops accepting, sends the replies held by a delay, ends streams and hangs, waits up to
+    /// Stops accepting, sends the replies held by a delay, ends endless deliveries and hangs, waits up to
     /// `shutdownGraceSeconds` for replies still being written (paced ones included), then closes every connection.
     func shutDown() {
         loop.submit { [self] in

@@ -1,4 +1,4 @@
-/// The life of a reply that outlives its callback (paced, broken, hung or streamed), as a value: each event
+/// The life of a reply that outlives its callback (any `Delivery`: paced, broken, hung, endless), as a value: each event
 /// returns what the writer must do, and the writer does it.
 ///
 /// It starts `writing`: the server owns evhttp's request and may write. It ends `done` exactly once, by the
@@ -68,7 +68,7 @@ struct ReplyStateMachine: Equatable {
 }
 
 extension ReplyStateMachine {
-    /// Turns of a delivery, which must not overlap: a delivery fed from elsewhere (the live feed) can be woken
+    /// Turns of a delivery, which must not overlap: a delivery fed from elsewhere can be woken
     /// from inside its own turn.
     struct Turns: Equatable {
         private(set) var inTurn = false

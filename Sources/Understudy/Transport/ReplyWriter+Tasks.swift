@@ -64,13 +64,13 @@ extension ReplyWriter {
         guard descriptor >= 0 else { return }
         var linger = CLibevent.linger(l_onoff: 1, l_linger: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<CLibevent.linger>.size))
-        let placeholder = Posix.streamSocket(family: AF_INET)
+        let placeholder = Posix.tcpSocket(family: AF_INET)
         guard placeholder >= 0 else { return }
         dup2(placeholder, descriptor)
         Foundation.close(placeholder)
     }
 
-    /// On shutdown: each delivery says what ends it at once (streams and the feed end cleanly, hangs close);
+    /// On shutdown: each delivery says what ends it at once (endless ones end cleanly, hangs close);
     /// paced and breaking replies carry on until they are done or the grace period ends (`closeAllTasks`).
     func endAllTasks() {
         for task in Array(tasks.values) where task.connection != nil && task.machine.canWrite {
