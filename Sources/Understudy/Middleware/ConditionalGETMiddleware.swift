@@ -4,7 +4,7 @@ import Foundation
 /// it, as Express does for DummyJSON.
 struct ConditionalGETMiddleware: ReplyMiddleware {
     func prepare(_ plan: ReplyPlan) {
-        guard plan.canned == nil, plan.response.status == 200 else { return }
+        guard plan.response.status == 200 else { return }
         // The catalogue's tags are computed once, the rest here. A faulted reply is not the resource, so it is
         // never tagged (nor answered with 304).
         if plan.response.etag == nil, plan.response.headers[FaultHeaders.applied] == nil,

@@ -2,8 +2,7 @@
 /// reading its log) can tell an injected failure from a real one.
 struct FaultAppliedMiddleware: ReplyMiddleware {
     func prepare(_ plan: ReplyPlan) {
-        // A canned reply carries it in its prebuilt head.
-        guard plan.canned == nil, let applied = plan.applied else { return }
+        guard let applied = plan.applied else { return }
         plan.response.headers.add(FaultHeaders.applied, applied)
     }
 }

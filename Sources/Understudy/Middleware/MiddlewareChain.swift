@@ -1,6 +1,5 @@
-/// The middleware every reply passes through, in order. The standard ones are stored as their own types and
-/// called directly: a list of existentials cost each request a box projection, a uniqueness check and a copy of
-/// the plan per concern. Others can be appended (`extra`) and run after them.
+/// The middleware every reply passes through, in order. Each is stored as its own type and called directly: a
+/// list of existentials cost each request a box projection, a uniqueness check and a copy of the plan per concern.
 struct MiddlewareChain {
     private var faultApplied = FaultAppliedMiddleware()
     private var rateLimit = RateLimitHeadersMiddleware()
@@ -10,8 +9,6 @@ struct MiddlewareChain {
     /// After the journal, whose entry it sends.
     private let liveFeed: LiveFeedMiddleware
     private let log: RequestLogMiddleware?
-    /// Concerns added after the standard ones, in order.
-    var extra: [any ReplyMiddleware] = []
 
     init(journal: Journal, feed: LiveFeed, requestLog: (@Sendable (RequestLogEntry) -> Void)?) {
         self.journal = JournalMiddleware(journal: journal)
@@ -21,17 +18,22 @@ struct MiddlewareChain {
 
     /// Headers are added in this order, after the route's own.
     mutating func prepare(_ plan: ReplyPlan) {
+        // A canned reply's head was built once, with what the concerns add to it (the fast path takes no request
+        // with an Origin or a condition, and its fault reports sit in the head): only the rate-limit counters
+        // differ per request, and they are written into that head.
+        guard plan.canned == nil else {
+            plan.rateLimit = rateLimit.count(plan)
+            return
+        }
         faultApplied.prepare(plan)
         rateLimit.prepare(plan)
         cors.prepare(plan)
         conditionalGET.prepare(plan)
-        for index in extra.indices { extra[index].prepare(plan) }
     }
 
     func completed(_ plan: ReplyPlan, _ outcome: ReplyOutcome) {
         journal.completed(plan, outcome)
         liveFeed.completed(plan, outcome)
         log?.completed(plan, outcome)
-        for concern in extra { concern.completed(plan, outcome) }
     }
 }

@@ -2,14 +2,14 @@
 struct RateLimitHeadersMiddleware: ReplyMiddleware {
     private var window = RateLimitWindow()
 
+    /// Counts the reply in the window, at the request's arrival: the counters its headers (or a canned reply's
+    /// prebuilt head) carry.
+    mutating func count(_ plan: ReplyPlan) -> (remaining: Int, resetsAt: Int) {
+        window.record(now: plan.request.arrivedAt)
+    }
+
     mutating func prepare(_ plan: ReplyPlan) {
-        // Counted at the request's arrival.
-        let counted = window.record(now: plan.request.arrivedAt)
-        // A canned reply writes the counters into its prebuilt head.
-        guard plan.canned == nil else {
-            plan.rateLimit = counted
-            return
-        }
+        let counted = count(plan)
         // A 429 from a fault, or a reply counted in a rate-limit bucket, carries its own counters.
         guard plan.response.headers["X-RateLimit-Limit"] == nil else { return }
         plan.response.headers.add("X-RateLimit-Limit", String(RateLimitWindow.limit))

@@ -12,6 +12,8 @@ final class Pipeline {
     let remoteControl: RemoteControlPolicy
     /// The control room's live feed (`GET /__understudy/events`).
     let feed: LiveFeed
+    /// What every `/products/stream` draws on.
+    let streams: StreamSource
     let clock: @Sendable () -> Double
     private let cache: ReplyCache
     /// The concerns every reply passes through, in order.
@@ -32,6 +34,8 @@ final class Pipeline {
         clock = configuration.clock
         cache = ReplyCache(routes: router.cache)
         feed = LiveFeed(faults: faults, journal: journal)
+        streams = StreamSource(catalog: configuration.catalog,
+                               maximumUnflushedBytes: configuration.maximumStreamBacklogBytes)
         middleware = MiddlewareChain(journal: journal, feed: feed, requestLog: configuration.requestLog)
     }
 

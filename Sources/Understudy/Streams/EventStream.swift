@@ -1,165 +1,120 @@
-import UnderstudyJSON
-
-/// One open `/products/stream`: a timer-driven writer of server-sent events that keeps the SSE rules
-/// (sse.md) and applies the stream faults by event number on this connection.
-final class EventStream {
+/// One open `/products/stream`, as a delivery: server-sent events on a schedule, keeping the SSE rules (sse.md)
+/// and applying the stream faults by event number on this connection.
+struct EventStream: Delivery {
     let plan: StreamPlan
-    private let catalog: Catalog
+    let source: StreamSource
+    private var started = false
     private var nextID: Int
     private var sentOnThisConnection = 0
-    private var nextEventAt: Double
+    private var nextEventAt = 0.0
     private var nextHeartbeatAt: Double?
     /// Bytes waiting to be dripped out `chunk` bytes at a time.
     private var outbox: ArraySlice<UInt8> = []
-    private var closingAfterOutbox: ((ConnectionTask) -> Void)?
+    /// How the reply ends once the outbox is out.
+    private var closingAfterOutbox: [DeliveryStep]?
     private var stalled = false
-    /// Set once a closing or ending step owns the connection; the stream schedules nothing more.
-    private var handedOff = false
-    /// A reader that stops reading is dropped once this much is waiting for it in the server.
-    private let maximumUnflushedBytes: Int
 
-    init(plan: StreamPlan, catalog: Catalog, now: Double, maximumUnflushedBytes: Int) {
+    init(plan: StreamPlan, source: StreamSource) {
         self.plan = plan
-        self.catalog = catalog
-        self.maximumUnflushedBytes = maximumUnflushedBytes
+        self.source = source
         nextID = plan.resumeAfter + 1
-        nextEventAt = now + Double(plan.intervalMilliseconds)
-        nextHeartbeatAt = plan.heartbeatMilliseconds.map { now + Double($0) }
     }
 
-    /// The opening `retry:` field, written as soon as the stream starts (a stream the client already has whole
-    /// never starts: it is answered 204). `stall-after=0` stalls right after it.
-    func start(_ task: ConnectionTask, writer: ReplyWriter) {
-        emit("retry: \(plan.retryMilliseconds)\n\n", task, writer)
-        if plan.faults.stallAfter == 0 { stalled = true }
-    }
+    var prefersSmallSendBuffer: Bool { true }
 
-    /// Runs on the stream's timer: sends what is due, and says when to run next (nil: not until something else
-    /// happens — the stream stalled, ended, or handed the connection to a closing step).
-    func tick(_ task: ConnectionTask, writer: ReplyWriter, now: Double) -> Double? {
-        if task.unflushedBytes > maximumUnflushedBytes {
-            handedOff = true
-            writer.close(task, reset: false)
-            return nil
+    /// Ends the stream cleanly: the chunked body's last chunk, and the connection stays usable.
+    func shutDown() -> [DeliveryStep] { [.end] }
+
+    mutating func advance(_ context: DeliveryContext) -> DeliveryTurn {
+        let now = context.now
+        var steps: [DeliveryStep] = []
+        guard started else {
+            // The head and the opening `retry:` field, at once (a stream the client already has whole never
+            // starts: it is answered 204). `stall-after=0` stalls right after it.
+            started = true
+            nextEventAt = now + Double(plan.intervalMilliseconds)
+            nextHeartbeatAt = plan.heartbeatMilliseconds.map { now + Double($0) }
+            steps.append(.head(contentLength: nil))
+            emit(Array("retry: \(plan.retryMilliseconds)\n\n".utf8)[...], into: &steps)
+            if plan.faults.stallAfter == 0 { stalled = true }
+            return DeliveryTurn(steps, wake: nextWake(now: now))
+        }
+        if context.unflushedBytes > source.maximumUnflushedBytes {
+            return DeliveryTurn([.close(reset: false)])
         }
         if !outbox.isEmpty {
-            drip(task, writer)
-            return handedOff ? nil : 1
+            drip(into: &steps)
+            return DeliveryTurn(steps, wake: 1)
         }
         if let closing = closingAfterOutbox {
-            closingAfterOutbox = nil
-            handedOff = true
-            closing(task)
-            return nil
+            return DeliveryTurn(closing)
         }
         // A stall keeps the connection and sends nothing more, once what was queued before it is out.
-        if stalled { return nil }
+        if stalled { return DeliveryTurn() }
         if now >= nextEventAt {
             nextEventAt += Double(plan.intervalMilliseconds)
-            sendEvent(task, writer)
+            sendEvent(into: &steps)
         } else if let heartbeatAt = nextHeartbeatAt, now >= heartbeatAt {
             nextHeartbeatAt = heartbeatAt + Double(plan.heartbeatMilliseconds ?? 0)
-            emit(": heartbeat\n\n", task, writer)
+            emit(Array(": heartbeat\n\n".utf8)[...], into: &steps)
         }
-        return nextWake(now: now)
+        return DeliveryTurn(steps, wake: nextWake(now: now))
     }
 
     /// Milliseconds until the next event, heartbeat or dripped byte is due.
-    func nextWake(now: Double) -> Double? {
-        if handedOff { return nil }
+    private func nextWake(now: Double) -> Double? {
         if !outbox.isEmpty || closingAfterOutbox != nil { return 1 }
         if stalled { return nil }
         let due = min(nextEventAt, nextHeartbeatAt ?? .infinity)
         return max(0, due - now)
     }
 
-    /// Ends the stream cleanly: the chunked body's last chunk, and the connection stays usable.
-    func end(_ task: ConnectionTask) {
-        task.writer?.finish(task)
-    }
-
-    private func sendEvent(_ task: ConnectionTask, _ writer: ReplyWriter) {
+    private mutating func sendEvent(into steps: inout [DeliveryStep]) {
         let id = nextID
         nextID += 1
         sentOnThisConnection += 1
         let number = sentOnThisConnection
         let faults = plan.faults
         // Every stream sends the same bytes for an id, so they are built once per id and shared.
-        let shared = writer.eventBytes(id: id, seed: plan.seed) { payload(for: id) }
+        let plan = plan
+        let shared = source.eventBytes(id: id, seed: plan.seed) { EventStream.payload(for: id, plan: plan, catalog: source.catalog) }
         guard faults.malformedEvent == number || faults.cutMidEvent == number || faults.newline != nil
             || faults.chunkSize != nil else {
-            writer.write(task, shared.event)
-            finishEvent(id: id, number: number, task, writer)
+            steps.append(.body(shared.event))
+            finishEvent(id: id, number: number, into: &steps)
             return
         }
         var data = String(decoding: shared.payload, as: UTF8.self)
         if faults.malformedEvent == number { data = String(data.prefix(data.count / 2)) + "\u{FFFD}" }
-        let event = "id: \(id)\nevent: product-update\ndata: \(data)\n\n"
+        let event = Array("id: \(id)\nevent: product-update\ndata: \(data)\n\n".utf8)
 
         if faults.cutMidEvent == number {
-            let cut = event.utf8.count - data.utf8.count / 2 - 3
+            let cut = event.count - data.utf8.count / 2 - 3
             // Cut as bytes: decoding the cut back into a String could turn a split character into U+FFFD.
-            emit(Array(event.utf8).prefix(cut), task, writer)
-            after(task) { writer.closeWhenFlushed($0, reset: false) }
+            emit(event.prefix(cut), into: &steps)
+            after([.closeWhenFlushed(reset: false)], into: &steps)
             return
         }
-        emit(event, task, writer)
-        finishEvent(id: id, number: number, task, writer)
+        emit(event[...], into: &steps)
+        finishEvent(id: id, number: number, into: &steps)
     }
 
     /// What happens after event `number` (this connection's count) with id `id` went out.
-    private func finishEvent(id: Int, number: Int, _ task: ConnectionTask, _ writer: ReplyWriter) {
+    private mutating func finishEvent(id: Int, number: Int, into steps: inout [DeliveryStep]) {
         let faults = plan.faults
         if faults.dropAfter == number {
-            after(task) { writer.closeWhenFlushed($0, reset: false) }
+            after([.closeWhenFlushed(reset: false)], into: &steps)
         } else if faults.resetAfter == number {
-            after(task) { writer.closeWhenFlushed($0, reset: true) }
+            after([.closeWhenFlushed(reset: true)], into: &steps)
         } else if let last = plan.lastEventID, id >= last {
-            after(task) { [weak self] in self?.end($0) }
+            after([.end], into: &steps)
         } else if faults.stallAfter == number {
             stalled = true
         }
     }
 
-    /// `{"id", "price", "stock", "updatedAt", "note"}` for event `id`: the same bytes for the same seed and id on
-    /// every connection, so a resumed stream neither repeats nor skips. The note has an em dash, so `chunk=1`
-    /// splits a multi-byte UTF-8 character as it does CRLF.
-    func payload(for id: Int) -> [UInt8] {
-        var generator = SeededGenerator(seed: plan.seed, stream: "event-\(id)")
-        let product = catalog.products[Int(generator.next() % UInt64(max(1, catalog.productCount)))]
-        let basePrice = product.object["price"]?.doubleValue ?? 10
-        let price = (basePrice * (0.9 + 0.2 * generator.unit()) * 100).rounded() / 100
-        let stock = Int(generator.next() % 101)
-        var writer = JSONWriter(reservingCapacity: 96)
-        writer.writeRaw("{\"id\":")
-        writer.writeRaw(product.idText.utf8)
-        writer.writeRaw(",\"price\":")
-        writer.write(.number(JSONNumber(price)))
-        writer.writeRaw(",\"stock\":")
-        writer.write(int: stock)
-        writer.writeRaw(",\"updatedAt\":")
-        writer.write(string: Timestamp.iso8601(1_746_006_062.053 + Double(id)))
-        writer.writeRaw(",\"note\":")
-        writer.write(string: EventStream.note(stock: stock))
-        writer.writeRaw("}")
-        return writer.bytes
-    }
-
-    /// What a shop would say about `stock`.
-    static func note(stock: Int) -> String {
-        switch stock {
-        case 0: "Sold out — back soon"
-        case 1..<10: "Only \(stock) left — order soon"
-        default: "In stock — ships today"
-        }
-    }
-
-    /// Writes `text` with the stream's line endings, all at once or dripped `chunk` bytes per tick.
-    private func emit(_ text: String, _ task: ConnectionTask, _ writer: ReplyWriter) {
-        emit(Array(text.utf8)[...], task, writer)
-    }
-
-    private func emit(_ written: ArraySlice<UInt8>, _ task: ConnectionTask, _ writer: ReplyWriter) {
+    /// Writes `written` with the stream's line endings, all at once or dripped `chunk` bytes per turn.
+    private mutating func emit(_ written: ArraySlice<UInt8>, into steps: inout [DeliveryStep]) {
         var bytes = Array(written)
         if let newline = plan.faults.newline, newline != "lf" {
             let ending: [UInt8] = newline == "crlf" ? [13, 10] : [13]
@@ -167,25 +122,24 @@ final class EventStream {
         }
         if plan.faults.chunkSize != nil {
             outbox.append(contentsOf: bytes)
-            drip(task, writer)
+            drip(into: &steps)
         } else {
-            writer.write(task, bytes)
+            steps.append(.body(bytes))
         }
     }
 
-    private func drip(_ task: ConnectionTask, _ writer: ReplyWriter) {
+    private mutating func drip(into steps: inout [DeliveryStep]) {
         let piece = outbox.prefix(plan.faults.chunkSize ?? outbox.count)
         outbox = outbox.dropFirst(piece.count)
-        writer.write(task, piece)
+        steps.append(.body(Array(piece)))
     }
 
-    /// Runs `action` once everything queued so far has been written.
-    private func after(_ task: ConnectionTask, _ action: @escaping (ConnectionTask) -> Void) {
+    /// Ends the reply with `closing` once everything queued so far has been written.
+    private mutating func after(_ closing: [DeliveryStep], into steps: inout [DeliveryStep]) {
         if outbox.isEmpty {
-            handedOff = true
-            action(task)
+            steps += closing
         } else {
-            closingAfterOutbox = action
+            closingAfterOutbox = closing
         }
     }
 }

@@ -51,7 +51,7 @@ final class CannedHead {
         free(lengthKey)
     }
 
-    /// Whether `reply`'s head fits the buffers: checked when a reply is canned (a catalogue reply always fits; a
+    /// Whether `reply`'s head fits the buffers: checked when a reply is canned (a resource reply always fits; a
     /// fault spec near its 1 KiB cap may not, and is then answered by the pipeline instead).
     static func fits(_ reply: CannedReply) -> Bool {
         reply.firstName.count < 128 && reply.prefix.count + reply.suffix.count + 64 < blockCapacity

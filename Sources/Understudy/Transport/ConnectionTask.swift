@@ -1,30 +1,37 @@
 import CLibevent
 
-/// A reply that outlives one callback — paced, truncated, broken, hung or streamed. It owns the request until
-/// the server is done with it (`machine`) and learns, through evhttp's close callback, when the client goes
-/// away, so its timers and buffers are freed at once. Lives on its loop thread.
+/// A reply that outlives one callback: its request, its delivery, and what the writer knows of its life. It owns
+/// the request until the server is done with it (`machine`) and learns, through evhttp's close callback, when the
+/// client goes away, so its timer and buffers are freed at once. Lives on its loop thread.
 final class ConnectionTask {
+    /// What the task waits for between turns.
+    enum Wait: Equatable {
+        /// The delivery's next turn.
+        case turn
+        /// Every written byte to leave for the socket (until `deadline`), then a close; with `reset`, an RST after
+        /// `pauseTicks` more ticks.
+        case flush(reset: Bool, deadline: Double, pauseTicks: Int)
+        /// The client to leave a hung request.
+        case departure
+    }
+
     let request: OpaquePointer
     let plan: ReplyPlan
+    var delivery: any Delivery
     var machine = ReplyStateMachine()
+    var turns = ReplyStateMachine.Turns()
     /// The evhttp connection, until it closes.
     var connection: OpaquePointer?
     var timer: OpaquePointer?
-    /// Whether `timer` fires repeatedly (EV_PERSIST) or once per `schedule`.
-    var timerRepeats = false
-    /// Runs on each timer tick.
-    var onTick: ((ConnectionTask) -> Void)?
-    var bytesWritten = 0
-    var statusSent = 0
-    var firstByteAt: Double?
-    /// What the task still has to write when paced.
-    var remainingBody: ArraySlice<UInt8> = []
-    var stream: EventStream?
+    var wait = Wait.turn
+    /// What the journal will say: the status sent, the bytes written, when the first went out.
+    var outcome = ReplyOutcome(status: 0, bytesWritten: 0, firstByteAt: nil, finishedAt: 0)
     weak var writer: ReplyWriter?
 
-    init(request: OpaquePointer, plan: ReplyPlan, writer: ReplyWriter) {
+    init(request: OpaquePointer, plan: ReplyPlan, delivery: any Delivery, writer: ReplyWriter) {
         self.request = request
         self.plan = plan
+        self.delivery = delivery
         self.writer = writer
     }
 

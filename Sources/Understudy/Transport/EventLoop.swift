@@ -14,7 +14,7 @@ final class EventLoop: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
 
     /// libevent must be told to lock its structures before any base exists; SIGPIPE must not kill the process
-    /// when a client goes away mid-reply; streams and slow clients each hold a descriptor, so the process may
+    /// when a client goes away mid-reply; long replies and slow clients each hold a descriptor, so the process may
     /// use all it is allowed.
     private static let processSetUp: Bool = {
         signal(SIGPIPE, SIG_IGN)

@@ -47,9 +47,7 @@ final class HTTPTransport: @unchecked Sendable {
         self.configuration = configuration
         self.pipeline = pipeline
         connections = ConnectionRegistry(loop: loop, requestReadTimeoutSeconds: configuration.requestReadTimeoutSeconds)
-        writer = ReplyWriter(loop: loop, streamCatalog: configuration.catalog,
-                             maximumStreamBacklogBytes: configuration.maximumStreamBacklogBytes,
-                             feed: pipeline.feed) { [pipeline] in
+        writer = ReplyWriter(loop: loop) { [pipeline] in
             pipeline.completed($0, $1)
         }
         configureHTTP()
@@ -92,7 +90,7 @@ final class HTTPTransport: @unchecked Sendable {
         let incoming = IncomingRequest(request, startedAt: startedAt, arrivedAt: configuration.clock())
         let plan = pipeline.plan(for: incoming, stopping: isShuttingDown)
         if HTTPTransport.leavesBodyUnread(incoming) { discardUnreadBody(of: request, closing: &plan.response) }
-        writer.carryOut(plan, on: request)
+        writer.carryOut(plan, pipeline.delivery(for: plan), on: request)
     }
 
     /// evhttp does not read a body sent with HEAD or TRACE, so its bytes would be parsed as the next request on
@@ -116,7 +114,7 @@ final class HTTPTransport: @unchecked Sendable {
 
     /// Stops the loop (see `UnderstudyServer.stop`) and frees everything; returns when the thread has ended.
     ///
-    /// Stops accepting, sends the replies held by a delay, ends streams and hangs, waits up to
+    /// Stops accepting, sends the replies held by a delay, ends endless deliveries and hangs, waits up to
     /// `shutdownGraceSeconds` for replies still being written (paced ones included), then closes every connection.
     func shutDown() {
         loop.submit { [self] in

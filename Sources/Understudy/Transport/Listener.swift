@@ -60,7 +60,7 @@ final class Listener {
     /// and no other socket in the process or machine is handed the port in the meantime.
     static func reservePort(host: String, port: Int) -> Int32? {
         try? withAddress(host: host, port: port) { address throws(ServerError) -> Int32 in
-            let descriptor = Posix.streamSocket(family: address.pointee.ai_family)
+            let descriptor = Posix.tcpSocket(family: address.pointee.ai_family)
             guard descriptor >= 0 else { throw ServerError(kind: .listenerFailed, description: "socket") }
             var enabled: Int32 = 1
             setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &enabled, socklen_t(MemoryLayout<Int32>.size))
@@ -77,7 +77,7 @@ final class Listener {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV
-        hints.ai_socktype = Posix.streamSocketType
+        hints.ai_socktype = Posix.tcpSocketType
         var resolved: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host, String(port), &hints, &resolved)
         guard status == 0, let first = resolved else {

@@ -7,7 +7,7 @@ import Darwin
 /// The platform differences of the socket and process calls the transport makes, in one place.
 enum Posix {
     /// `SOCK_STREAM` as the `Int32` socket calls take (an enum on Glibc, a macro elsewhere).
-    static var streamSocketType: Int32 {
+    static var tcpSocketType: Int32 {
         #if canImport(Glibc)
         Int32(SOCK_STREAM.rawValue)
         #else
@@ -18,11 +18,11 @@ enum Posix {
     /// A TCP socket of `family`, close-on-exec, so a process the host program spawns meanwhile does not inherit it
     /// (and keep a port or a connection open after the server let go of it): atomically with `SOCK_CLOEXEC` where
     /// it exists, else by `fcntl` right after.
-    static func streamSocket(family: Int32) -> Int32 {
+    static func tcpSocket(family: Int32) -> Int32 {
         #if os(Linux)
-        return socket(family, streamSocketType | Int32(SOCK_CLOEXEC.rawValue), 0)
+        return socket(family, tcpSocketType | Int32(SOCK_CLOEXEC.rawValue), 0)
         #else
-        let descriptor = socket(family, streamSocketType, 0)
+        let descriptor = socket(family, tcpSocketType, 0)
         if descriptor >= 0 { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
         return descriptor
         #endif

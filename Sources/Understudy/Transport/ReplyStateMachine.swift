@@ -1,4 +1,4 @@
-/// The life of a reply that outlives its callback (paced, broken, hung or streamed), as a value: each event
+/// The life of a reply that outlives its callback (any `Delivery`: paced, broken, hung, endless), as a value: each event
 /// returns what the writer must do, and the writer does it.
 ///
 /// It starts `writing`: the server owns evhttp's request and may write. It ends `done` exactly once, by the
@@ -63,6 +63,36 @@ struct ReplyStateMachine: Equatable {
             return .record
         case .done:
             return .nothing
+        }
+    }
+}
+
+extension ReplyStateMachine {
+    /// Turns of a delivery, which must not overlap: a delivery fed from elsewhere can be woken
+    /// from inside its own turn.
+    struct Turns: Equatable {
+        private(set) var inTurn = false
+        private(set) var anotherAsked = false
+
+        /// A turn is asked for: true when it may start now; false when one is under way, which then runs another.
+        mutating func begin() -> Bool {
+            guard !inTurn else {
+                anotherAsked = true
+                return false
+            }
+            inTurn = true
+            anotherAsked = false
+            return true
+        }
+
+        /// The turn is over: true when another was asked for meanwhile and starts now.
+        mutating func end() -> Bool {
+            guard anotherAsked else {
+                inTurn = false
+                return false
+            }
+            anotherAsked = false
+            return true
         }
     }
 }

@@ -1,9 +1,9 @@
 import CLibevent
 import Foundation
 
-/// Carries out a `ReplyPlan` on evhttp: after its delay, whole, or through a `ConnectionTask` for deliveries
-/// that outlive the callback (paced, truncated, reset, hang, garbage, stream). Tells `completion` how each reply
-/// went, once. The only writer of replies; used on its loop thread only.
+/// Carries out a `ReplyPlan` on evhttp: after its delay, whole, or by driving its `Delivery` for replies that
+/// outlive the callback. Tells `completion` how each reply went, once. The only writer of replies; used on its
+/// loop thread only.
 final class ReplyWriter {
     let loop: EventLoop
     private let completion: (ReplyPlan, ReplyOutcome) -> Void
@@ -13,19 +13,9 @@ final class ReplyWriter {
     private var pending: [ObjectIdentifier: PendingReply] = [:]
     /// The buffers canned replies' heads are written from.
     private let cannedHead = CannedHead()
-    /// Stream events by seed and id (see `eventBytes`).
-    var eventCache: [EventKey: SharedEvent] = [:]
-    let streamCatalog: Catalog
-    let maximumStreamBacklogBytes: Int
-    /// The control room's feed, which `.feed` replies subscribe to.
-    let feed: LiveFeed
 
-    init(loop: EventLoop, streamCatalog: Catalog, maximumStreamBacklogBytes: Int, feed: LiveFeed,
-         completion: @escaping (ReplyPlan, ReplyOutcome) -> Void) {
+    init(loop: EventLoop, completion: @escaping (ReplyPlan, ReplyOutcome) -> Void) {
         self.loop = loop
-        self.feed = feed
-        self.streamCatalog = streamCatalog
-        self.maximumStreamBacklogBytes = maximumStreamBacklogBytes
         self.completion = completion
     }
 
@@ -37,73 +27,22 @@ final class ReplyWriter {
     /// Replies still held: delayed, or outliving their callback.
     var heldReplies: Int { tasks.count + pending.count }
 
-    /// Writes `plan` on `request`: now, or once its delay (counted from the request's first byte) has passed.
-    func carryOut(_ plan: ReplyPlan, on request: OpaquePointer) {
+    /// Writes `plan` on `request`, whole or through `delivery`: now, or once its delay (counted from the request's
+    /// first byte) has passed.
+    func carryOut(_ plan: ReplyPlan, _ delivery: (any Delivery)?, on request: OpaquePointer) {
         guard plan.delayMilliseconds > 0 else {
-            deliver(plan, to: request)
+            deliver(plan, delivery, to: request)
             return
         }
-        hold(plan, request: request)
+        hold(plan, delivery, request: request)
     }
 
     /// Puts a planned reply on the wire, now.
-    private func deliver(_ plan: ReplyPlan, to request: OpaquePointer) {
-        if plan.delivery == .whole {
+    private func deliver(_ plan: ReplyPlan, _ delivery: (any Delivery)?, to request: OpaquePointer) {
+        if let delivery {
+            start(delivery, plan, on: request)
+        } else {
             send(plan, to: request)
-            return
-        }
-        guard let task = adopt(request, plan: plan) else { return }
-        let body = plan.response.body.bytesCopy
-        switch plan.delivery {
-        case .whole:
-            break
-        case .empty:
-            close(task, reset: false)
-        case .reset(let afterHeaders):
-            if afterHeaders {
-                startReply(task, contentLength: body.count)
-                closeWhenFlushed(task, reset: true)
-            } else {
-                close(task, reset: true)
-            }
-        case .hang:
-            // Journaled when the connection closes, so its duration says how long the client was held.
-            watchForDeparture(task)
-        case .garbage(let bytes):
-            if let bufferEvent = task.bufferEvent {
-                _ = bytes.withUnsafeBytes { bufferevent_write(bufferEvent, $0.baseAddress, $0.count) }
-                bufferevent_enable(bufferEvent, Int16(EV_WRITE))
-                task.bytesWritten = bytes.count
-            }
-            closeWhenFlushed(task, reset: false)
-        case .truncated(let count):
-            startReply(task, contentLength: body.count)
-            write(task, body.prefix(count))
-            closeWhenFlushed(task, reset: false)
-        case .truncatedChunked:
-            startReply(task, contentLength: nil)
-            let piece = max(1, body.count / 4)
-            var sent = 0
-            while body.count - sent > piece {
-                write(task, body[sent..<(sent + piece)])
-                sent += piece
-            }
-            closeWhenFlushed(task, reset: false)
-        case .paced(let pacing):
-            startReply(task, contentLength: body.count)
-            task.remainingBody = body[...]
-            let (bytesPerTick, tickMilliseconds) = ReplyWriter.slices(of: body.count, pacing: pacing)
-            task.onTick = { [unowned self] task in
-                let slice = task.remainingBody.prefix(bytesPerTick)
-                task.remainingBody = task.remainingBody.dropFirst(slice.count)
-                write(task, slice)
-                if task.remainingBody.isEmpty { finish(task) }
-            }
-            startTimer(task, everyMilliseconds: tickMilliseconds)
-        case .stream(let streamPlan):
-            startStream(task, streamPlan)
-        case .feed(let feedRequest):
-            startFeed(task, feedRequest)
         }
     }
 
@@ -168,8 +107,8 @@ final class ReplyWriter {
 
     /// Holds the reply on a libevent timer (the loop keeps serving meanwhile); the delay runs from the request's
     /// first byte, not from now.
-    private func hold(_ plan: ReplyPlan, request: OpaquePointer) {
-        let reply = PendingReply(request: request, plan: plan)
+    private func hold(_ plan: ReplyPlan, _ delivery: (any Delivery)?, request: OpaquePointer) {
+        let reply = PendingReply(request: request, plan: plan, delivery: delivery)
         pending[ObjectIdentifier(reply)] = reply
         reply.timer = loop.makeTimer(repeating: false, argument: Unmanaged.passUnretained(reply).toOpaque()) { _, _, argument in
             guard let argument else { return }
@@ -190,33 +129,11 @@ final class ReplyWriter {
             reply.timer = nil
         }
         reply.writer = nil
-        deliver(reply.plan, to: reply.request)
+        deliver(reply.plan, reply.delivery, to: reply.request)
     }
 
     /// On shutdown, every held reply goes out at once rather than being dropped.
     func flushPendingReplies() {
         for reply in Array(pending.values) { release(reply) }
-    }
-
-    /// Bytes per tick and tick length for a pacing directive (ticks of at least 10 ms).
-    static func slices(of length: Int, pacing: FaultSpec.Pacing) -> (bytes: Int, milliseconds: Int) {
-        switch pacing {
-        case .bytesPerSecond(let rate):
-            let tick = max(10, min(1_000, 1_000 * 64 / max(rate, 1)))
-            return (max(1, rate * tick / 1_000), tick)
-        case .chunks(let count, let duration):
-            return (max(1, (length + count - 1) / count), max(1, duration / max(1, count)))
-        }
-    }
-}
-
-extension HTTPResponse.Body {
-    /// The body's bytes, copied.
-    var bytesCopy: [UInt8] {
-        switch self {
-        case .empty: []
-        case .bytes(let bytes): bytes
-        case .shared(let shared): shared.bytes
-        }
     }
 }

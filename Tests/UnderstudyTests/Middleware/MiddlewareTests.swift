@@ -38,14 +38,21 @@ import Testing
         #expect(own.response.headers["X-RateLimit-Remaining"] == nil)
     }
 
-    @Test func rateLimitCountersOfACannedReplyGoIntoItsHead() {
-        var middleware = RateLimitHeadersMiddleware()
+    @Test func aCannedReplyGetsOnlyItsRateLimitCountersFromTheChain() {
+        let journal = Journal(capacity: 10)
+        let feed = LiveFeed(faults: FaultController(seed: 1, journal: journal), journal: journal)
+        var chain = MiddlewareChain(journal: journal, feed: feed, requestLog: nil)
         let canned = plan()
         canned.canned = CannedReply(body: SharedBytes(Array("{}".utf8)), etag: "W/\"2-x\"")
-        middleware.prepare(canned)
+        canned.applied = "status=503"
+        chain.prepare(canned)
         #expect(canned.rateLimit.remaining == 99)
         #expect(canned.rateLimit.resetsAt == 1_010)
-        #expect(canned.response.headers["X-RateLimit-Limit"] == nil)
+        #expect(canned.response.headers.fields.map(\.name) == ["Content-Type"])
+        let routed = plan()
+        chain.prepare(routed)
+        #expect(routed.response.headers["X-RateLimit-Remaining"] == "98")
+        #expect(routed.response.headers["ETag"] != nil)
     }
 
     @Test func corsAnswersAnyOriginAndItsPreflight() {

@@ -31,3 +31,12 @@ import Testing
         #expect(attached.connectionClosed(requestDetached: false) == .nothing)
     }
 }
+
+/// A delivery's turns never overlap: a wake during a turn becomes one more turn straight after it.
+@Suite struct DeliveryTurnsTests {
+    @Test func aWakeDuringATurnRunsOneMoreAfterIt() {
+        var turns = ReplyStateMachine.Turns()
+        let answers = [turns.begin(), turns.begin(), turns.begin(), turns.end(), turns.end(), turns.begin()]
+        #expect(answers == [true, false, false, true, false, true])
+    }
+}
