@@ -3,7 +3,7 @@ import Foundation
 /// A weak `ETag` on every 200 with a body, and `304 Not Modified` for a GET or HEAD whose `If-None-Match` holds
 /// it, as Express does for DummyJSON.
 struct ConditionalGETMiddleware: ReplyMiddleware {
-    func prepare(_ plan: ReplyPlan) {
+    func prepare(_ plan: inout ReplyDraft) {
         guard plan.response.status == 200 else { return }
         // The catalogue's tags are computed once, the rest here. A faulted reply is not the resource, so it is
         // never tagged (nor answered with 304).

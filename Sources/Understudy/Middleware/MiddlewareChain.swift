@@ -17,7 +17,7 @@ struct MiddlewareChain {
     }
 
     /// Headers are added in this order, after the route's own.
-    mutating func prepare(_ plan: ReplyPlan) {
+    mutating func prepare(_ plan: inout ReplyDraft) {
         // A canned reply's head was built once, with what the concerns add to it (the fast path takes no request
         // with an Origin or a condition, and its fault reports sit in the head): only the rate-limit counters
         // differ per request, and they are written into that head.
@@ -25,10 +25,10 @@ struct MiddlewareChain {
             plan.rateLimit = rateLimit.count(plan)
             return
         }
-        faultApplied.prepare(plan)
-        rateLimit.prepare(plan)
-        cors.prepare(plan)
-        conditionalGET.prepare(plan)
+        faultApplied.prepare(&plan)
+        rateLimit.prepare(&plan)
+        cors.prepare(&plan)
+        conditionalGET.prepare(&plan)
     }
 
     func completed(_ plan: ReplyPlan, _ outcome: ReplyOutcome) {

@@ -4,11 +4,11 @@ struct RateLimitHeadersMiddleware: ReplyMiddleware {
 
     /// Counts the reply in the window, at the request's arrival: the counters its headers (or a canned reply's
     /// prebuilt head) carry.
-    mutating func count(_ plan: ReplyPlan) -> (remaining: Int, resetsAt: Int) {
+    mutating func count(_ plan: ReplyDraft) -> (remaining: Int, resetsAt: Int) {
         window.record(now: plan.request.arrivedAt)
     }
 
-    mutating func prepare(_ plan: ReplyPlan) {
+    mutating func prepare(_ plan: inout ReplyDraft) {
         let counted = count(plan)
         // A 429 from a fault, or a reply counted in a rate-limit bucket, carries its own counters.
         guard plan.response.headers["X-RateLimit-Limit"] == nil else { return }

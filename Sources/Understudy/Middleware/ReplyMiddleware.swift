@@ -4,13 +4,13 @@
 /// runs on the event loop and must not block.
 protocol ReplyMiddleware {
     /// Adjusts the plan before anything is written: headers, status, body.
-    mutating func prepare(_ plan: ReplyPlan)
+    mutating func prepare(_ plan: inout ReplyDraft)
     /// Learns how the reply went, once the server is done with it (sent, closed, or abandoned by the client).
     func completed(_ plan: ReplyPlan, _ outcome: ReplyOutcome)
 }
 
 extension ReplyMiddleware {
-    mutating func prepare(_ plan: ReplyPlan) {}
+    mutating func prepare(_ plan: inout ReplyDraft) {}
     func completed(_ plan: ReplyPlan, _ outcome: ReplyOutcome) {}
 }
 

@@ -5,9 +5,9 @@ extension Pipeline {
     /// Decides the reply for a request the fast path did not answer: its fault (header, `_fault` query, or the
     /// first eligible rule, with every draw it needs, under one lock), then the routed or replaced response, the
     /// delivery and the delay.
-    func faultedPlan(for incoming: HTTPRequest, _ request: IncomingRequest) -> ReplyPlan {
+    func faultedPlan(for incoming: HTTPRequest, _ request: IncomingRequest) -> ReplyDraft {
         let session = request.session
-        let plan = ReplyPlan(request: request, response: HTTPResponse(status: 200), session: session)
+        var plan = ReplyDraft(request: request, response: HTTPResponse(status: 200), session: session)
         if let session, let problem = FaultController.problem(withSessionID: session) {
             plan.session = nil  // not kept in the journal either
             plan.response = APIError(400, "Invalid '\(FaultHeaders.session)' - \(problem)").response
@@ -26,7 +26,7 @@ extension Pipeline {
             $0.decide(for: incoming, session: session, isStream: isStream, requested: requested, nowMilliseconds: now)
         }
         guard let decision = outcome.decision else {
-            route(incoming, into: plan, fault: nil, payloadSeed: outcome.payloadSeed)
+            route(incoming, into: &plan, fault: nil, payloadSeed: outcome.payloadSeed)
             return plan
         }
         let spec = decision.spec
@@ -57,7 +57,7 @@ extension Pipeline {
             Cookies.clearTokens(in: &plan.response.headers)
         } else {
             if spec.expireToken { skipped.insert("expire-token") }
-            route(incoming, into: plan, fault: spec, payloadSeed: outcome.payloadSeed)
+            route(incoming, into: &plan, fault: spec, payloadSeed: outcome.payloadSeed)
         }
         if plan.response.headers["X-RateLimit-Limit"] == nil {
             for (name, value) in bucketHeaders { plan.response.headers.add(name, value) }
@@ -107,7 +107,7 @@ extension Pipeline {
         }
     }
 
-    private func route(_ incoming: HTTPRequest, into plan: ReplyPlan, fault: FaultSpec?, payloadSeed: UInt64) {
+    private func route(_ incoming: HTTPRequest, into plan: inout ReplyDraft, fault: FaultSpec?, payloadSeed: UInt64) {
         if let stream = router.streamPlan(for: incoming, fault: fault, seed: payloadSeed) {
             switch stream {
             case .success(let streamPlan) where streamPlan.isComplete:

@@ -52,17 +52,17 @@ final class Pipeline {
         // reply, which HTTP clients retry on a fresh connection (libcurl does so itself). Otherwise a client whose
         // connection cache outlives this server could be answered by it after another server took the port.
         if stopping {
-            let plan = ReplyPlan(request: request, response: HTTPResponse(status: 503))
-            plan.delivery = .empty
-            return plan
+            var draft = ReplyDraft(request: request, response: HTTPResponse(status: 503))
+            draft.delivery = .empty
+            return ReplyPlan(draft)
         }
-        let plan: ReplyPlan
+        var plan: ReplyDraft
         if request.isAdmin {
             // The admin API: same origin and a known Host, then the admin token, then its routes.
             plan = adminPlan(for: request)
         } else if let cached = cache.reply(for: request, rulesInstalled: faults.hasRules, faultReply: cannedFault) {
             // The fast path: a reply built once for what decides these bytes.
-            plan = ReplyPlan(request: request, response: HTTPResponse(status: cached.reply.status), session: request.session)
+            plan = ReplyDraft(request: request, response: HTTPResponse(status: cached.reply.status), session: request.session)
             plan.canned = cached.reply
             plan.applied = cached.reply.fault
             plan.delayMilliseconds = cached.delayMilliseconds
@@ -70,14 +70,18 @@ final class Pipeline {
             // Everything else: the token for asked-for faults, then one fault decision and routing.
             let incoming = request.decoded
             if Pipeline.asksForFault(incoming), let refusal = remoteControl.refusal(for: incoming, admin: false) {
-                plan = ReplyPlan(request: request, response: refusal.response)
+                plan = ReplyDraft(request: request, response: refusal.response)
             } else {
                 plan = faultedPlan(for: incoming, request)
             }
         }
         // Headers every reply gets (fault applied, rate limits, CORS, ETag/304), in order.
-        middleware.prepare(plan)
-        return plan
+        middleware.prepare(&plan)
+        if request.leavesBodyUnread {
+            // The transport drops what came of a body evhttp does not read; nothing after it is parsed either.
+            plan.response.headers.add("Connection", "close")
+        }
+        return ReplyPlan(plan)
     }
 
     /// Tells every middleware how a reply went, once the transport is done with it.
@@ -85,9 +89,9 @@ final class Pipeline {
         middleware.completed(plan, outcome)
     }
 
-    private func adminPlan(for request: IncomingRequest) -> ReplyPlan {
+    private func adminPlan(for request: IncomingRequest) -> ReplyDraft {
         let incoming = request.decoded
-        let plan = ReplyPlan(request: request, response: HTTPResponse(status: 200))
+        var plan = ReplyDraft(request: request, response: HTTPResponse(status: 200))
         plan.isAdmin = true
         // Same origin and a known Host first, then the token: a foreign page is refused whatever it presents,
         // before the body is parsed or anything changes. The control room's page itself needs no token (it asks

@@ -89,27 +89,18 @@ final class HTTPTransport: @unchecked Sendable {
         let startedAt = connections.requestArrived(request) ?? EventLoop.monotonicMilliseconds()
         let incoming = IncomingRequest(request, startedAt: startedAt, arrivedAt: configuration.clock())
         let plan = pipeline.plan(for: incoming, stopping: isShuttingDown)
-        if HTTPTransport.leavesBodyUnread(incoming) { discardUnreadBody(of: request, closing: &plan.response) }
+        if incoming.leavesBodyUnread { discardUnreadBody(of: request) }
         writer.carryOut(plan, pipeline.delivery(for: plan), on: request)
     }
 
-    /// evhttp does not read a body sent with HEAD or TRACE, so its bytes would be parsed as the next request on
-    /// the connection (request smuggling).
-    private static func leavesBodyUnread(_ incoming: IncomingRequest) -> Bool {
-        guard incoming.method == "HEAD" || incoming.method == "TRACE" else { return false }
-        let declared = incoming.headers["Content-Length"].flatMap { Int($0) } ?? 0
-        return declared != 0 || incoming.headers["Transfer-Encoding"] != nil
-    }
-
-    /// Drops what has arrived of an unread body, and closes the connection after this reply so nothing that
-    /// arrives later is parsed either.
-    private func discardUnreadBody(of request: OpaquePointer, closing response: inout HTTPResponse) {
+    /// Drops what has arrived of an unread body; the plan closes the connection after this reply, so nothing
+    /// that arrives later is parsed either.
+    private func discardUnreadBody(of request: OpaquePointer) {
         if let connection = evhttp_request_get_connection(request),
            let bufferEvent = evhttp_connection_get_bufferevent(connection),
            let input = bufferevent_get_input(bufferEvent) {
             evbuffer_drain(input, evbuffer_get_length(input))
         }
-        response.headers.add("Connection", "close")
     }
 
     /// Stops the loop (see `UnderstudyServer.stop`) and frees everything; returns when the thread has ended.

@@ -100,6 +100,15 @@ final class IncomingRequest: Sendable {
         sessionHeader.flatMap { $0.isEmpty ? nil : $0 }
     }
 
+    /// Whether the request came with a body evhttp does not read (it reads none with HEAD or TRACE): its bytes
+    /// would be parsed as the next request on the connection (request smuggling), so they are dropped and the
+    /// connection closes after the reply.
+    var leavesBodyUnread: Bool {
+        guard method == "HEAD" || method == "TRACE" else { return false }
+        let declared = headers["Content-Length"].flatMap { Int($0) } ?? 0
+        return declared != 0 || headers["Transfer-Encoding"] != nil
+    }
+
     /// The request as routes read it, its headers decoded.
     var decoded: HTTPRequest {
         HTTPRequest(method: method, target: target, headers: headers.decoded, body: body)
