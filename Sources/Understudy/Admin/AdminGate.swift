@@ -43,7 +43,7 @@ struct AdminGate: Sendable {
 
     /// nil when the request may go on (it is not an admin request, or it passes), else the 403 to answer.
     func refusal(for request: HTTPRequest) -> APIError? {
-        refusal(method: request.method, path: request.path, headers: request.headers)
+        refusal(method: request.method, path: request.path, headers: request.headers.decoded)
     }
 
     /// nil when the request may go on (it is not an admin request, or it passes), else the 403 to answer.

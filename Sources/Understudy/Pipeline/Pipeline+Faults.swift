@@ -5,9 +5,9 @@ extension Pipeline {
     /// Decides the reply for a request the fast path did not answer: its fault (header, `_fault` query, or the
     /// first eligible rule, with every draw it needs, under one lock), then the routed or replaced response, the
     /// delivery and the delay.
-    func faultedPlan(for incoming: HTTPRequest, _ request: IncomingRequest) -> ReplyDraft {
-        let session = request.session
-        var plan = ReplyDraft(request: request, response: HTTPResponse(status: 200), session: session)
+    func faultedPlan(for incoming: HTTPRequest) -> ReplyDraft {
+        let session = incoming.session
+        var plan = ReplyDraft(request: incoming, response: HTTPResponse(status: 200), session: session)
         if let session, let problem = FaultController.problem(withSessionID: session) {
             plan.session = nil  // not kept in the journal either
             plan.response = APIError(400, "Invalid '\(FaultHeaders.session)' - \(problem)").response

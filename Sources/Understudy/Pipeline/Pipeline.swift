@@ -47,7 +47,7 @@ final class Pipeline {
     }
 
     /// Decides everything about `request` before a byte is written.
-    func plan(for request: IncomingRequest, stopping: Bool) -> ReplyPlan {
+    func plan(for request: HTTPRequest, stopping: Bool) -> ReplyPlan {
         // Once stopping, a request arriving on a kept-alive connection is not served: the connection closes with no
         // reply, which HTTP clients retry on a fresh connection (libcurl does so itself). Otherwise a client whose
         // connection cache outlives this server could be answered by it after another server took the port.
@@ -68,11 +68,10 @@ final class Pipeline {
             plan.delayMilliseconds = cached.delayMilliseconds
         } else {
             // Everything else: the token for asked-for faults, then one fault decision and routing.
-            let incoming = request.decoded
-            if Pipeline.asksForFault(incoming), let refusal = remoteControl.refusal(for: incoming, admin: false) {
+            if Pipeline.asksForFault(request), let refusal = remoteControl.refusal(for: request, admin: false) {
                 plan = ReplyDraft(request: request, response: refusal.response)
             } else {
-                plan = faultedPlan(for: incoming, request)
+                plan = faultedPlan(for: request)
             }
         }
         // Headers every reply gets (fault applied, rate limits, CORS, ETag/304), in order.
@@ -89,9 +88,8 @@ final class Pipeline {
         middleware.completed(plan, outcome)
     }
 
-    private func adminPlan(for request: IncomingRequest) -> ReplyDraft {
-        let incoming = request.decoded
-        var plan = ReplyDraft(request: request, response: HTTPResponse(status: 200))
+    private func adminPlan(for incoming: HTTPRequest) -> ReplyDraft {
+        var plan = ReplyDraft(request: incoming, response: HTTPResponse(status: 200))
         plan.isAdmin = true
         // Same origin and a known Host first, then the token: a foreign page is refused whatever it presents,
         // before the body is parsed or anything changes. The control room's page itself needs no token (it asks

@@ -16,7 +16,7 @@ final class ReplyCache {
 
     /// The prebuilt reply for `request` and the delay it asks for; nil when the request needs the pipeline.
     /// `faultReply` builds (or refuses, with nil) the reply to a fault header the first time its text is seen.
-    func reply(for request: IncomingRequest, rulesInstalled: Bool,
+    func reply(for request: HTTPRequest, rulesInstalled: Bool,
                faultReply: (String) -> CannedReply?) -> (reply: CannedReply, delayMilliseconds: Int)? {
         guard request.method == "GET", request.body.isEmpty, !request.hasOriginOrCondition else { return nil }
         // A session id the pipeline would refuse gets its 400 there.

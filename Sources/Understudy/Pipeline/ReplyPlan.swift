@@ -22,7 +22,7 @@ final class ReplyPlan {
         indirect case feed(FeedRequest)
     }
 
-    let request: IncomingRequest
+    let request: HTTPRequest
     let response: HTTPResponse
     /// A reply built once and sent as is (`ReplyCache`); when set, `response` is not sent.
     let canned: CannedReply?
@@ -57,7 +57,7 @@ final class ReplyPlan {
 /// A reply being decided: the pipeline fills it in, the middleware adds to it, then it is frozen into a
 /// `ReplyPlan`.
 struct ReplyDraft {
-    let request: IncomingRequest
+    let request: HTTPRequest
     var response: HTTPResponse
     var canned: CannedReply?
     var delivery = ReplyPlan.Delivery.whole
@@ -68,7 +68,7 @@ struct ReplyDraft {
     var isAdmin = false
     var rateLimit: (remaining: Int, resetsAt: Int) = (0, 0)
 
-    init(request: IncomingRequest, response: HTTPResponse, session: String? = nil) {
+    init(request: HTTPRequest, response: HTTPResponse, session: String? = nil) {
         self.request = request
         self.response = response
         self.session = session

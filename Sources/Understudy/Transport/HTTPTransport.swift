@@ -87,7 +87,7 @@ final class HTTPTransport: @unchecked Sendable {
         // Timed from the request's first byte: a request that waited behind a burst of others is not delayed,
         // nor journaled as quicker, by the time it spent waiting.
         let startedAt = connections.requestArrived(request) ?? EventLoop.monotonicMilliseconds()
-        let incoming = IncomingRequest(request, startedAt: startedAt, arrivedAt: configuration.clock())
+        let incoming = HTTPRequest(request, startedAt: startedAt, arrivedAt: configuration.clock())
         let plan = pipeline.plan(for: incoming, stopping: isShuttingDown)
         if incoming.leavesBodyUnread { discardUnreadBody(of: request) }
         writer.carryOut(plan, pipeline.delivery(for: plan), on: request)

@@ -19,11 +19,11 @@ import Testing
     @Test func aTokenMustBePresented() {
         let policy = RemoteControlPolicy(host: "0.0.0.0", token: "s3cret")
         #expect(policy.refusal(for: faultRequest, admin: false)?.status == 401)
-        var withToken = faultRequest
-        withToken.headers.add("X-Understudy-Token", "s3cret")
+        let withToken = HTTPRequest(method: "GET", target: "/products/1",
+                                    headers: ["X-Understudy-Fault": "status=503", "X-Understudy-Token": "s3cret"])
         #expect(policy.refusal(for: withToken, admin: false) == nil)
-        var wrong = faultRequest
-        wrong.headers.add("X-Understudy-Token", "s3cres")
+        let wrong = HTTPRequest(method: "GET", target: "/products/1",
+                                headers: ["X-Understudy-Fault": "status=503", "X-Understudy-Token": "s3cres"])
         #expect(policy.refusal(for: wrong, admin: false)?.status == 401)
         let bearer = HTTPRequest(method: "GET", target: "/__understudy/health", headers: ["Authorization": "Bearer s3cret"])
         #expect(policy.refusal(for: bearer, admin: true) == nil)

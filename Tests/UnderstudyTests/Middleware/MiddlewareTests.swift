@@ -5,10 +5,7 @@ import Testing
 @Suite struct MiddlewareTests {
     private func plan(_ method: String = "GET", _ target: String = "/products/1", headers: HTTPHeaders = [:],
                       response: HTTPResponse = .json(Array(#"{"id":1}"#.utf8))) -> ReplyDraft {
-        let raw = RawHeaders(headers)
-        let flagged = headers.contains { $0.name.caseInsensitiveEquals("Origin") || $0.name.caseInsensitiveEquals("If-None-Match") }
-        let request = IncomingRequest(method: method, target: target, headers: raw, hasOriginOrCondition: flagged,
-                                      startedAt: 0, arrivedAt: 1_000)
+        let request = HTTPRequest(method: method, target: target, headers: headers, arrivedAt: 1_000)
         return ReplyDraft(request: request, response: response)
     }
 

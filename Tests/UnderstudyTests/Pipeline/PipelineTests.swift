@@ -23,11 +23,8 @@ import UnderstudyJSON
     }
 
     /// A request as the transport reads one: the headers the fast path looks at found while reading.
-    static func request(_ method: String, _ target: String, headers: HTTPHeaders) -> IncomingRequest {
-        let flagged = headers.contains { $0.name.caseInsensitiveEquals("Origin") || $0.name.caseInsensitiveEquals("If-None-Match") }
-        return IncomingRequest(method: method, target: target, headers: RawHeaders(headers),
-                               faultHeader: headers[FaultHeaders.fault], sessionHeader: headers[FaultHeaders.session],
-                               hasOriginOrCondition: flagged, startedAt: 0, arrivedAt: 1_000)
+    static func request(_ method: String, _ target: String, headers: HTTPHeaders) -> HTTPRequest {
+        HTTPRequest(method: method, target: target, headers: headers, arrivedAt: 1_000)
     }
 
     private func text(_ plan: ReplyPlan) -> String {
