@@ -65,6 +65,9 @@ let package = Package(
         .target(
             name: "Understudy",
             dependencies: ["CLibevent", "CCrypto", "CHeaderLines", "CByteSearch", "UnderstudyLocking", "UnderstudyJSON", "UnderstudyFaultSpec"],
+            // The control room's HTML, CSS and script, compiled into the binary as `PackageResources` byte arrays:
+            // no resource bundle for an app or the CLI to carry (ControlRoomAssets.swift).
+            resources: [.embedInCode("ControlRoom/Assets")],
             swiftSettings: strictSettings
         ),
         .executableTarget(
