@@ -5,6 +5,7 @@ import FoundationNetworking
 import Understudy
 import UnderstudyClient
 import UnderstudyDummyJSON
+import UnderstudyTestSupport
 
 /// A real client pointed at an in-process server, with a session of its own, for a single test.
 ///
@@ -44,7 +45,7 @@ struct Harness: Sendable {
     /// their connection closes), after a short settle so that a stray extra attempt would show up too.
     func settledRequests(to path: String, count: Int, method: String? = nil,
                          within limit: Duration = .seconds(5)) async -> [JournalEntry] {
-        await eventually(within: limit) { requests(to: path, method: method).count >= count }
+        await waitUntil(within: limit) { requests(to: path, method: method).count >= count }
         // Not a wait for a condition: a window for an attempt that must not come, which no condition can signal.
         try? await Task.sleep(for: .milliseconds(250))
         return requests(to: path, method: method)
@@ -115,18 +116,6 @@ enum SharedServer {
     static func get() throws -> UnderstudyServer {
         try started.get()
     }
-}
-
-/// Polls `condition` every 10 ms until it holds or `limit` passes; returns whether it held.
-@discardableResult
-func eventually(within limit: Duration = .seconds(30), _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + limit
-    while !condition() {
-        // Asked once more at the deadline: a task the machine left waiting past it still sees the state then.
-        guard ContinuousClock.now < deadline else { return condition() }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return true
 }
 
 /// Runs a client call and keeps its outcome, so a test can start it in a task and look at the error later.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Understudy
+import UnderstudyTestSupport
 
 @Suite struct ServerLifecycleTests {
     @Test func tenServersInOneProcess() async throws {
