@@ -42,12 +42,14 @@ struct Harness: Sendable {
     }
 
     /// The entries for `path` once at least `count` are there (streams and hung requests are journaled only when
-    /// their connection closes), after a short settle so that a stray extra attempt would show up too.
+    /// their connection closes) and the server has caught up with the client, so that a stray extra attempt the
+    /// client made before it returned shows up too.
     func settledRequests(to path: String, count: Int, method: String? = nil,
                          within limit: Duration = .seconds(5)) async -> [JournalEntry] {
         await waitUntil(within: limit) { requests(to: path, method: method).count >= count }
-        // Not a wait for a condition: a window for an attempt that must not come, which no condition can signal.
-        try? await Task.sleep(for: .milliseconds(250))
+        // Caught up: the server has one event loop, so a request sent now (outside this session) is answered only
+        // after the loop has handled what the client's connections did before it, an arrival or a close.
+        _ = try? await URLSession.shared.data(from: server.baseURL.appending(path: "ping"))
         return requests(to: path, method: method)
     }
 
