@@ -12,7 +12,7 @@ STATIC_STDLIB := $(if $(filter Linux,$(shell uname -s)),--static-swift-stdlib,)
 # `make bench TRAITS="--traits HeadLineWriter"` measures the override for comparison only.
 TRAITS ?=
 
-.PHONY: all deps build release run test unit assets snippets contract browser docs sanitize sanitize-thread fuzz stress bench bench-instructions bench-tools fixtures clean
+.PHONY: all deps build release run test unit snippets contract browser docs sanitize sanitize-thread fuzz stress bench bench-instructions bench-tools fixtures clean
 
 all: build
 
@@ -44,6 +44,7 @@ unit: deps assets
 
 # The control room's script files parse as ES modules, each alone and joined as served (node --check; Debian's nodejs
 # is installed when missing); a failure names the file.
+.PHONY: assets
 assets:
 	scripts/check-assets.sh
 
