@@ -36,11 +36,17 @@ test: unit contract browser
 # --quiet: Swift Testing prints its issues and one summary line, not two lines per test. XCTest runs first and lists
 # its own tests (Tests/ControlTests/XCTestSessionTests.swift) with "Executed N tests"; under a --filter that selects
 # none of them it says "Executed 0 tests", which is XCTest's count alone, not Swift Testing's.
-unit: deps
+unit: deps assets
 	$(SWIFT) build --build-tests $(TRAITS)
 	$(SWIFT) test --skip-build $(TRAITS) --quiet
 	@command -v curl >/dev/null 2>&1 || scripts/install-deps.sh curl
 	python3 scripts/snippets.py --server-bin .build/debug/understudy
+
+# The control room's script files parse as ES modules, each alone and joined as served (node --check; Debian's nodejs
+# is installed when missing); a failure names the file.
+.PHONY: assets
+assets:
+	scripts/check-assets.sh
 
 # The documentation's code blocks: every Swift block is a region of Tests/SnippetTests (which `unit` compiles), every
 # shell block that can run offline runs against a live server (scripts/snippets.py says how blocks are marked).

@@ -65,6 +65,9 @@ let package = Package(
         .target(
             name: "Understudy",
             dependencies: ["CLibevent", "CCrypto", "CHeaderLines", "CByteSearch", "UnderstudyLocking", "UnderstudyJSON", "UnderstudyFaultSpec"],
+            // The control room's HTML, CSS and script, compiled into the binary as `PackageResources` byte arrays:
+            // no resource bundle for an app or the CLI to carry (ControlRoomAssets.swift).
+            resources: [.embedInCode("ControlRoom/Assets")],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -104,19 +107,26 @@ let package = Package(
             dependencies: ["Understudy", "UnderstudyClient", "UnderstudyDummyJSON"],
             swiftSettings: strictSettings
         ),
+        // Helpers the Swift test targets share (waitUntil, Fixtures): not a product, linked by test targets only.
+        .target(
+            name: "UnderstudyTestSupport",
+            dependencies: ["UnderstudyClient", "UnderstudyTesting"],
+            path: "Tests/UnderstudyTestSupport",
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "UnderstudyClientTests",
-            dependencies: ["UnderstudyClient", "UnderstudyTesting", "UnderstudyLocking"],
+            dependencies: ["UnderstudyClient", "UnderstudyTesting", "UnderstudyLocking", "UnderstudyTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "UnderstudyDummyJSONTests",
-            dependencies: ["UnderstudyDummyJSON", "UnderstudyClient", "UnderstudyTesting"],
+            dependencies: ["UnderstudyDummyJSON", "UnderstudyClient", "UnderstudyTesting", "UnderstudyTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "UnderstudyTestingTests",
-            dependencies: ["UnderstudyTesting", "UnderstudyDummyJSON", "UnderstudyClient"],
+            dependencies: ["UnderstudyTesting", "UnderstudyDummyJSON", "UnderstudyClient", "UnderstudyTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -131,14 +141,14 @@ let package = Package(
         ),
         .testTarget(
             name: "LoopbackTests",
-            dependencies: ["Understudy", "UnderstudyLocking", "UnderstudyJSON", "UnderstudyControl"],
+            dependencies: ["Understudy", "UnderstudyLocking", "UnderstudyJSON", "UnderstudyControl", "UnderstudyTestSupport"],
             swiftSettings: strictSettings
         ),
         // UnderstudyControl against the real `understudy` binary in a process of its own, as an XCUITest or a CI
         // job would drive it; the app side is UnderstudyClient.
         .testTarget(
             name: "ControlTests",
-            dependencies: ["UnderstudyControl", "UnderstudyClient"],
+            dependencies: ["UnderstudyControl", "UnderstudyClient", "UnderstudyTestSupport"],
             swiftSettings: strictSettings
         ),
         // Every Swift block of README.md and the DocC articles, compiled (scripts/snippets.py checks they match).
@@ -149,7 +159,7 @@ let package = Package(
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["Understudy", "UnderstudyClient", "UnderstudyDummyJSON", "UnderstudyLocking"],
+            dependencies: ["Understudy", "UnderstudyClient", "UnderstudyDummyJSON", "UnderstudyLocking", "UnderstudyTestSupport"],
             swiftSettings: strictSettings
         ),
     ],

@@ -21,11 +21,15 @@ swiftc "${common[@]}" -module-name UnderstudyJSON -emit-module -emit-module-path
   -wmo -c $(find Sources/UnderstudyJSON -name '*.swift' | sort) -o "$out/UnderstudyJSON.o"
 swiftc "${common[@]}" -module-name UnderstudyFaultSpec -emit-module -emit-module-path "$out/modules/UnderstudyFaultSpec.swiftmodule" \
   -wmo -c $(find Sources/UnderstudyFaultSpec -name '*.swift' | sort) -o "$out/UnderstudyFaultSpec.o"
+# The control room's files as SwiftPM's embedInCode compiles them into Understudy (`PackageResources`), from the
+# debug build `make fuzz` runs first.
+resources=.build/debug/Understudy.build/DerivedSources/embedded_resources.swift
+[ -f "$resources" ] || { echo "fuzz: $resources is missing (swift build --product understudy first)" >&2; exit 1; }
 swiftc "${common[@]}" -module-name FuzzServer -I "$out/modules" "$out/UnderstudyLocking.o" "$out/UnderstudyJSON.o" \
   "$out/UnderstudyFaultSpec.o" \
   -I Sources/CLibevent -I Sources/CCrypto -I Sources/CHeaderLines/include -I Sources/CByteSearch/include \
   $(pkg-config --cflags-only-I libevent libcrypto | sed 's/-I/-Xcc -I/g') "$out/HeaderLines.o" "$out/ByteSearch.o" \
-  $(find Sources/Understudy -name '*.swift' | sort) fuzz/ServerEntry.swift fuzz/FaultSpecTarget.swift \
+  $(find Sources/Understudy -name '*.swift' | sort) "$resources" fuzz/ServerEntry.swift fuzz/FaultSpecTarget.swift \
   fuzz/QueryTarget.swift fuzz/FixturesTarget.swift \
   $(pkg-config --libs libevent libevent_pthreads libcrypto) -o "$out/fuzz-server" 2> >(grep -v "Cannot export local symbol" >&2)
 swiftc "${common[@]}" -module-name FuzzSSE -I "$out/modules" "$out/UnderstudyLocking.o" \

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 import UnderstudyControl
+import UnderstudyTestSupport
 
 /// Every admin operation, against `understudy` in a process of its own, through `UnderstudyControl` only.
 @Suite struct ControlClientTests {
@@ -94,7 +95,7 @@ import UnderstudyControl
             try await control.goOffline(for: .seconds(1))
             // The admin call's own connection is kept alive, so it still answers while new ones are refused.
             #expect(try await control.health().offline)
-            try await Polling.until(seconds: 30) { (try? await control.health().offline) == false }
+            try #require(await waitUntil(within: .seconds(30)) { try await !control.health().offline }, "back online")
         }
     }
 

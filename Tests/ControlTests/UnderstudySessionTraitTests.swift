@@ -5,6 +5,7 @@ import FoundationNetworking
 import Testing
 import UnderstudyClient
 import UnderstudyControl
+import UnderstudyTestSupport
 
 /// The session trait against one `understudy` shared by every test, as `make run` is shared by a UI-test suite.
 @Suite(.understudySession { ServerProcess.shared.control })
@@ -24,7 +25,7 @@ struct UnderstudySessionTraitTests {
     func parallelTestsHaveSeparateSessionsAndJournals(index: Int) async throws {
         let session = try #require(UnderstudySession.current)
         await Overlap.shared.arrive(session.id)
-        try await Polling.until(seconds: 60) { await Overlap.shared.count >= 2 }
+        try #require(await waitUntil(within: .seconds(60)) { await Overlap.shared.count >= 2 }, "the other case opened its session")
         try await session.addRule(.status(500 + index), path: "/products/*")
         let app = App(session: session, attempts: 1)
         for id in 1...3 { _ = try? await app.product(id: id) }

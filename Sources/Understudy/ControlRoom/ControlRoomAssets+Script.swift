@@ -1,34 +1,26 @@
 /// The control room's script: one ES module, no dependencies. It reads the live feed, drives the admin API, and
 /// runs a demo client against the public API so the audience sees what a fault does to an app.
 extension ControlRoomAssets {
-    /// The whole module: its parts in order, each in `ControlRoomAssets+Script<Part>.swift`.
-    static let script = [coreScript, adminScript, feedScript, trafficScript, switchboardScript, stageScript,
-                         demoClientScript, startScript].joined(separator: "\n")
+    /// The module's parts in the order they are joined, one file each in `Assets/`.
+    static let scriptParts: [[UInt8]] = [
+        // The module's constants and shared state.
+        PackageResources.script_core_js,
+        // The admin API: its headers (the token, when one is needed) and asking for the token.
+        PackageResources.script_admin_js,
+        // The live feed, read with fetch() streaming, and what each event changes.
+        PackageResources.script_feed_js,
+        // The traffic table, its filters, and the requests-per-second and error-rate chart.
+        PackageResources.script_traffic_js,
+        // The switchboard: a switch per fault and route group, each an ordinary rule, and the rule list.
+        PackageResources.script_switchboard_js,
+        // Scenarios, offline with its countdown, the seed, reset, and sessions.
+        PackageResources.script_stage_js,
+        // The demo client: a paged list, login and /auth/me with retries and backoff, and the price ticker.
+        PackageResources.script_demo_client_js,
+        // Stage settings (type size, theme) and start-up.
+        PackageResources.script_start_js,
+    ]
 
-    /// The module's constants and shared state.
-    static let coreScript = #"""
-const A = "/__understudy";
-const $ = (id) => document.getElementById(id);
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const MAX_ROWS = 500;
-
-const state = {
-  token: sessionStorage.getItem("understudy-token") || "",
-  tokenRequired: false,
-  scope: "",
-  rules: new Map(),
-  sessions: [],
-  rows: [],
-  paused: false,
-  missed: 0,
-  lastId: 0,
-  offlineUntil: 0,
-  scenarios: [],
-  // Requests the feed counted but did not send (a busy server): [{time, requests, errors}], for the chart.
-  skipped: [],
-};
-let tokenReady = Promise.resolve();
-let unlock = () => {};
-
-"""#
+    /// The whole module: its parts joined by a newline.
+    static let script: [UInt8] = Array(scriptParts.joined(separator: [UInt8(ascii: "\n")]))
 }

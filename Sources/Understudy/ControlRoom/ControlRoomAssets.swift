@@ -1,6 +1,10 @@
-/// The control room's page, served by the server itself at `/__understudy/`: HTML, CSS and ES module script
-/// embedded in the binary (`ControlRoomAssets+Page.swift`, `+Style.swift`, `+Script*.swift`), so a static release
-/// binary carries it and nothing is fetched from elsewhere.
+/// The control room's page, served by the server itself at `/__understudy/`: HTML, CSS and ES module script from
+/// `Assets/`, embedded in the binary at build time (SwiftPM's `.embedInCode`, read as `PackageResources`, no resource
+/// bundle), so a static release binary carries it and nothing is fetched from elsewhere.
+///
+/// The page: every control has a label and is reachable with the keyboard; the script fills in the rest. No inline
+/// script or style: the page's Content-Security-Policy allows neither. The style sheet: light and dark (the system's
+/// choice, or the page's toggle), and a large-type mode for a stage.
 ///
 /// The page sits behind the admin gate (same origin, a known Host) but needs no admin token: with
 /// `--admin-token`, it asks for the token and sends it with every admin request. Its headers keep other pages out:
@@ -15,9 +19,9 @@ enum ControlRoomAssets {
     }
 
     private static let assets: [String: Asset] = [
-        AdminRoutes.prefix + "/": Asset(type: "text/html; charset=utf-8", body: SharedBytes(Array(page.utf8))),
-        AdminRoutes.prefix + "/control-room.css": Asset(type: "text/css; charset=utf-8", body: SharedBytes(Array(style.utf8))),
-        AdminRoutes.prefix + "/control-room.js": Asset(type: "text/javascript; charset=utf-8", body: SharedBytes(Array(script.utf8))),
+        AdminRoutes.prefix + "/": Asset(type: "text/html; charset=utf-8", body: SharedBytes(PackageResources.control_room_html)),
+        AdminRoutes.prefix + "/control-room.css": Asset(type: "text/css; charset=utf-8", body: SharedBytes(PackageResources.control_room_css)),
+        AdminRoutes.prefix + "/control-room.js": Asset(type: "text/javascript; charset=utf-8", body: SharedBytes(script)),
     ]
 
     /// The headers every asset carries.

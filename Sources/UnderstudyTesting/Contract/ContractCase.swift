@@ -72,39 +72,66 @@ public struct ContractCase: Sendable {
     ///   when it cannot be read.
     public init(contentsOf url: URL) throws {
         let file = url.lastPathComponent
-        let bytes = try [UInt8](Data(contentsOf: url))
-        guard let document = try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
-              let request = document["request"] as? [String: Any], let expected = document["response"] as? [String: Any],
-              let method = request["method"] as? String, let path = request["path"] as? String,
-              let status = expected["status"] as? Int else {
+        // One parse, with UnderstudyJSON's parser: it keeps the body's keys in the file's (the server's) order, which
+        // `JSONSerialization` would lose.
+        let document: JSONValue
+        do {
+            document = try JSONParser.parse([UInt8](Data(contentsOf: url)))
+        } catch let error as JSONParseError {
+            throw LoadError(file: file, reason: "not JSON: \(error)")
+        }
+        guard let request = document["request"], let expected = document["response"],
+              let method = request["method"]?.stringValue, let path = request["path"]?.stringValue,
+              let status = expected["status"]?.intValue else {
             throw LoadError(file: file, reason: "not a contract case (request.method, request.path, response.status)")
         }
-        name = (document["name"] as? String) ?? String(file.dropLast(file.hasSuffix(".json") ? 5 : 0))
+        name = document["name"]?.stringValue ?? String(file.dropLast(file.hasSuffix(".json") ? 5 : 0))
         self.method = method
         self.path = path
-        query = ((request["query"] as? [String: Any]) ?? [:]).flatMap { entry -> [(name: String, value: String)] in
-            ((entry.value as? [String]) ?? [(entry.value as? String) ?? ""]).map { (entry.key, $0) }
+        query = Self.members(request["query"]).flatMap { name, value -> [(name: String, value: String)] in
+            Self.strings(value).map { (name, $0) }
         }
-        headers = (request["headers"] as? [String: String]) ?? [:]
+        headers = Self.stringMembers(request["headers"])
         let body: Data
-        if let recorded = Self.recordedBody(bytes) {
-            body = recorded
-        } else if let text = expected["bodyText"] as? String {
+        if let recorded = expected["body"] {
+            // Written compactly in the file's key order.
+            body = Data(JSONWriter.encode(recorded))
+        } else if let text = expected["bodyText"]?.stringValue {
             body = Data(text.utf8)
-        } else if expected["bodyEmpty"] as? Bool == true || status == 204 || status == 304 {
+        } else if expected["bodyEmpty"] == .bool(true) || status == 204 || status == 304 {
             body = Data()
         } else {
             throw LoadError(file: file, reason: "the case pins no body to replay (only keys, values or a schema)")
         }
-        response = StubResponse(status: status, headers: (expected["headers"] as? [String: String]) ?? [:],
+        response = StubResponse(status: status, headers: Self.stringMembers(expected["headers"]),
                                 chunks: body.isEmpty ? [] : [body])
     }
 
-    /// The body the case records, written compactly with its keys in the file's (the server's) order, which
-    /// `JSONSerialization` would lose; nil when the case records none.
-    private static func recordedBody(_ bytes: [UInt8]) -> Data? {
-        guard let document = try? JSONParser.parse(bytes), let body = document["response"]?["body"] else { return nil }
-        return Data(JSONWriter.encode(body))
+    /// An object's members in order; none when `value` is absent or not an object.
+    private static func members(_ value: JSONValue?) -> [(String, JSONValue)] {
+        guard case .object(let object)? = value else { return [] }
+        return object.entries.map { ($0.key, $0.value) }
+    }
+
+    /// A query parameter's values: each string of an array of strings, else the one string (or "" for any other
+    /// value).
+    private static func strings(_ value: JSONValue) -> [String] {
+        if case .array(let items) = value {
+            let texts = items.compactMap(\.stringValue)
+            if texts.count == items.count { return texts }
+        }
+        return [value.stringValue ?? ""]
+    }
+
+    /// An object of strings as a dictionary; empty when it is absent, not an object, or has a value that is not a
+    /// string.
+    private static func stringMembers(_ value: JSONValue?) -> [String: String] {
+        var strings: [String: String] = [:]
+        for (name, value) in members(value) {
+            guard let text = value.stringValue else { return [:] }
+            strings[name] = text
+        }
+        return strings
     }
 
     /// Whether `request` is this case's request: the same method, path and query (in any order), and every header

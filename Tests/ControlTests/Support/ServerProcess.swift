@@ -1,5 +1,6 @@
 import Foundation
 import UnderstudyControl
+import UnderstudyTestSupport
 
 /// The `understudy` binary running in a child process, reached only through `UnderstudyControl`.
 ///

@@ -4,6 +4,7 @@ import Understudy
 import UnderstudyClient
 import UnderstudyDummyJSON
 import UnderstudyLocking
+import UnderstudyTestSupport
 
 /// Cancelling the calling task ends the request at once as `.cancelled`, and nothing more reaches the server.
 @Suite(.timeLimit(.minutes(1))) struct CancellationTests {
@@ -14,7 +15,7 @@ import UnderstudyLocking
                 await outcome { () async throws(APIError) in try await h.client.send(ProductEndpoints.product(id: 1)) }
             }
             // The hang rule fired: the request reached the server and hangs there.
-            let hanging = await eventually { h.server.faults.rules.first { $0.id == rule.id }?.fired == 1 }
+            let hanging = await waitUntil(within: .seconds(30)) { h.server.faults.rules.first { $0.id == rule.id }?.fired == 1 }
             #expect(hanging, "the request never reached the server")
             task.cancel()
 
@@ -44,7 +45,7 @@ import UnderstudyLocking
                 await outcome { () async throws(APIError) in try await h.client.send(ProductEndpoints.product(id: 1)) }
             }
             // The 503 is back and the client has gone to sleep for the thirty seconds it asked for.
-            let asleep = await eventually(within: .seconds(20)) { backoffs.withLock { $0 } == [.seconds(30)] }
+            let asleep = await waitUntil(within: .seconds(20)) { backoffs.withLock { $0 } == [.seconds(30)] }
             #expect(asleep, "the client never began the Retry-After wait: \(backoffs.withLock { $0 })")
             task.cancel()
 

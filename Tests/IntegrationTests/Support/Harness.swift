@@ -5,6 +5,7 @@ import FoundationNetworking
 import Understudy
 import UnderstudyClient
 import UnderstudyDummyJSON
+import UnderstudyTestSupport
 
 /// A real client pointed at an in-process server, with a session of its own, for a single test.
 ///
@@ -41,12 +42,14 @@ struct Harness: Sendable {
     }
 
     /// The entries for `path` once at least `count` are there (streams and hung requests are journaled only when
-    /// their connection closes), after a short settle so that a stray extra attempt would show up too.
+    /// their connection closes) and the server has caught up with the client, so that a stray extra attempt the
+    /// client made before it returned shows up too.
     func settledRequests(to path: String, count: Int, method: String? = nil,
                          within limit: Duration = .seconds(5)) async -> [JournalEntry] {
-        await eventually(within: limit) { requests(to: path, method: method).count >= count }
-        // Not a wait for a condition: a window for an attempt that must not come, which no condition can signal.
-        try? await Task.sleep(for: .milliseconds(250))
+        await waitUntil(within: limit) { requests(to: path, method: method).count >= count }
+        // Caught up: the server has one event loop, so a request sent now (outside this session) is answered only
+        // after the loop has handled what the client's connections did before it, an arrival or a close.
+        _ = try? await URLSession.shared.data(from: server.baseURL.appending(path: "ping"))
         return requests(to: path, method: method)
     }
 
@@ -115,18 +118,6 @@ enum SharedServer {
     static func get() throws -> UnderstudyServer {
         try started.get()
     }
-}
-
-/// Polls `condition` every 10 ms until it holds or `limit` passes; returns whether it held.
-@discardableResult
-func eventually(within limit: Duration = .seconds(30), _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + limit
-    while !condition() {
-        // Asked once more at the deadline: a task the machine left waiting past it still sees the state then.
-        guard ContinuousClock.now < deadline else { return condition() }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return true
 }
 
 /// Runs a client call and keeps its outcome, so a test can start it in a task and look at the error later.

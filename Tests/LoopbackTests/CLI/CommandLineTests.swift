@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
+import UnderstudyTestSupport
 
 /// The `understudy` executable, run as a user runs it.
 ///

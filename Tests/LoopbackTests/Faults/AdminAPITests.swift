@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Understudy
+import UnderstudyTestSupport
 
 /// `/__understudy/…` over HTTP: rules, journal, sessions, seed, reset, offline, and the errors that name fields.
 @Suite struct AdminAPITests {

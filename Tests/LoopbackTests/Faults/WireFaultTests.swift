@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Understudy
+import UnderstudyTestSupport
 
 /// Every connection-level fault, read from a raw socket: exact bytes, and how the connection ended.
 @Suite struct WireFaultTests {

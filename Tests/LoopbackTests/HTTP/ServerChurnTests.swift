@@ -1,6 +1,7 @@
 #if os(Linux)
 import Foundation
 import Testing
+import UnderstudyTestSupport
 
 /// Starting and stopping servers frees everything: no listener, connection, event base (its epoll and
 /// notification descriptors) or pipe is left behind. Run in a process of its own (`UnderstudyBench churn`), so

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Understudy
+import UnderstudyTestSupport
 
 @Suite struct ServerLifecycleTests {
     @Test func tenServersInOneProcess() async throws {
@@ -132,17 +133,19 @@ import Understudy
         var configuration = UnderstudyServer.Configuration()
         configuration.shutdownGraceSeconds = 5
         let server = try UnderstudyServer.start(configuration)
+        // The server has one event loop: a request on another connection is answered only after the loop has handled
+        // what reached it before (a socket that took what it could of a reply, a client's close).
+        let client = HTTPTestClient(server: server)
         do {
             let reader = try RawHTTPConnection(port: server.port, receiveBufferBytes: 4_096)
             reader.write("GET /products?limit=0 HTTP/1.1\r\nHost: localhost\r\n\r\n")
             _ = reader.readHead()
-            // Setting the scene, not waiting for a result: the server fills both sockets' buffers meanwhile, and
-            // nothing outside it says when they are full.
-            try await Task.sleep(for: .milliseconds(200))
+            // The whole reply was queued at once; answered, the loop has since written what both sockets' buffers take.
+            #expect(try await client.send("/ping").status == 200)
         }  // closed here with most of the 250 KB unread
-        // Likewise: time for the loop to see the close before stop(), so that stop() meets the case this test names
-        // (a client already gone) rather than a write that finds the reset during shutdown.
-        try await Task.sleep(for: .milliseconds(300))
+        // Answered, the loop has seen the close, so stop() meets the case this test names (a client already gone)
+        // rather than a write that finds the reset during shutdown.
+        #expect(try await client.send("/ping").status == 200)
         let stopping = ContinuousClock.now
         server.stop()
         #expect(ContinuousClock.now - stopping < .seconds(2))

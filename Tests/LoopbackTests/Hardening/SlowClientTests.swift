@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Understudy
+import UnderstudyTestSupport
 
 /// Clients that send slowly hold a connection each, and nothing else.
 @Suite struct SlowClientTests {

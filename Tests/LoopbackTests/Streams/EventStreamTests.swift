@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Understudy
+import UnderstudyTestSupport
 
 /// `GET /products/stream` over a raw socket: the event-stream rules, resume, and every stream fault.
 @Suite struct EventStreamTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import UnderstudyTestSupport
 
 /// The test support itself: a spawned child must not inherit the sockets parallel tests hold.
 @Suite struct ChildProcessTests {

@@ -5,6 +5,7 @@ import FoundationNetworking
 import UnderstudyLocking
 import Testing
 @testable import UnderstudyClient
+import UnderstudyTestSupport
 import UnderstudyTesting
 
 /// Remembers every wait instead of waiting.

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import UnderstudyClient
+import UnderstudyTestSupport
 import UnderstudyTesting
 
 @Suite struct APIClientTests {

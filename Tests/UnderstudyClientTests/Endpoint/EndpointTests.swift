@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import UnderstudyClient
+import UnderstudyTestSupport
 
 @Suite struct EndpointTests {
     /// An API's endpoint as a static function, the way an app declares its own.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import UnderstudyClient
+import UnderstudyTestSupport
 import UnderstudyTesting
 
 @Suite struct TransferTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import UnderstudyClient
 import UnderstudyDummyJSON
+import UnderstudyTestSupport
 import UnderstudyTesting
 
 @Suite struct ProductsClientTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import UnderstudyClient
 @testable import UnderstudyDummyJSON
+import UnderstudyTestSupport
 import UnderstudyTesting
 
 @Suite struct ServiceTests {

@@ -1,30 +1,7 @@
-import Foundation
-@testable import UnderstudyClient
-import UnderstudyTesting
-import UnderstudyDummyJSON
+import UnderstudyTestSupport
 
-/// Builders shared by the suites.
-enum Fixtures {
-    /// A client over a stub host that never really sleeps and always draws the same jitter.
-    static func client(
-        _ host: StubHost,
-        retry: RetryPolicy = .standard,
-        auth: (any AuthProvider)? = nil,
-        middleware: [any Middleware] = [],
-        sleeper: Sleeper = .immediate
-    ) -> APIClient {
-        APIClient(configuration: .init(
-            baseURL: host.baseURL,
-            sessionConfiguration: host.sessionConfiguration(),
-            middleware: middleware,
-            retryPolicy: retry,
-            auth: auth,
-            sleeper: sleeper,
-            random: .constant(0.5),
-            now: { Date(timeIntervalSince1970: 1_000_000) }
-        ))
-    }
-
+extension Fixtures {
+    /// One product as DummyJSON writes it, every field present.
     static let productJSON = #"""
     {"id":1,"title":"Lamp","description":"A lamp","category":"home-decoration","price":9.99,
      "discountPercentage":10,"rating":4.5,"stock":3,"tags":["light"],"sku":"HOM-LAM-LAM-001","weight":2,
@@ -37,10 +14,4 @@ enum Fixtures {
              "barcode":"1234567890123","qrCode":"https://cdn.dummyjson.com/public/qr-code.png"},
      "images":["https://cdn.dummyjson.com/product-images/a/1.webp"],"thumbnail":"https://cdn.dummyjson.com/t.webp"}
     """#
-}
-
-/// A minimal decodable for client tests.
-struct Item: Decodable, Sendable, Equatable {
-    let id: Int
-    let title: String
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import UnderstudyClient
+import UnderstudyTestSupport
 @testable import UnderstudyTesting
 import UnderstudyDummyJSON
 

@@ -1,6 +1,3 @@
-/// The control room script's part for stage settings (type size, theme) and start-up (joined in order into `ControlRoomAssets.script`).
-extension ControlRoomAssets {
-    static let startScript = #"""
 // ---------- stage settings ----------
 function applyStage() {
   const root = document.documentElement;
@@ -36,5 +33,3 @@ async function start() {
   runFeed();
 }
 start();
-"""#
-}

@@ -1,6 +1,3 @@
-/// The control room script's part for the admin API: its headers (the token, when one is needed) and asking for the token (joined in order into `ControlRoomAssets.script`).
-extension ControlRoomAssets {
-    static let adminScript = #"""
 // ---------- the admin API ----------
 function adminHeaders(extra = {}) {
   const headers = { ...extra };
@@ -38,6 +35,3 @@ $("token-form").addEventListener("submit", async (event) => {
   unlock();
   loadScenarios();
 });
-
-"""#
-}

@@ -1,6 +1,3 @@
-/// The control room script's part for the live feed, read with fetch() streaming, and what each event changes (joined in order into `ControlRoomAssets.script`).
-extension ControlRoomAssets {
-    static let feedScript = #"""
 // ---------- the live feed ----------
 // The feed is read with fetch() streaming rather than EventSource: EventSource cannot send headers, and with
 // --admin-token the token must travel in X-Understudy-Token, never in a URL (URLs end up in logs and history).
@@ -101,7 +98,4 @@ function onFeedEvent(event) {
     case "seed": setSeed(data.seed); break;
     case "sessions": setSessions(data.sessions); break;
   }
-}
-
-"""#
 }

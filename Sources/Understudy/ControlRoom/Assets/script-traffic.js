@@ -1,6 +1,3 @@
-/// The control room script's part for the traffic table, its filters, and the requests-per-second and error-rate chart (joined in order into `ControlRoomAssets.script`).
-extension ControlRoomAssets {
-    static let trafficScript = #"""
 // ---------- traffic ----------
 function inScope(entry) { return !state.scope || entry.session === state.scope; }
 function isError(status) { return status === 0 || status >= 400; }
@@ -141,7 +138,4 @@ function drawChart() {
   const failed = errors.reduce((a, b) => a + b, 0);
   const recent = counts.slice(-5).reduce((a, b) => a + b, 0) / 5;
   $("rates").textContent = `${recent.toFixed(1)} req/s · ${total ? Math.round((100 * failed) / total) : 0}% errors (last minute)`;
-}
-
-"""#
 }

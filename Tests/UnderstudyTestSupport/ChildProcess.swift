@@ -4,13 +4,13 @@ import Foundation
 ///
 /// Not Foundation's `Process`: on Linux its `run()` reads past a buffer (`findMaximumOpenFromProcSelfFD`) when
 /// the parent has many descriptors open, which the stream and flood tests running alongside make sure of.
-final class ChildProcess {
-    let pid: pid_t
+package final class ChildProcess {
+    package let pid: pid_t
     private let outputPath: String
     private let errorPath: String
     private var exitStatus: Int32?
 
-    init(executable: String, arguments: [String]) throws {
+    package init(executable: String, arguments: [String]) throws {
         let directory = FileManager.default.temporaryDirectory.path
         let name = UUID().uuidString
         outputPath = "\(directory)/understudy-child-\(name).out"
@@ -78,7 +78,7 @@ final class ChildProcess {
 
     /// Waits for the child and returns its exit status (128 + the signal when a signal ended it).
     @discardableResult
-    func waitForExit() -> Int32 {
+    package func waitForExit() -> Int32 {
         if let exitStatus { return exitStatus }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
@@ -89,24 +89,29 @@ final class ChildProcess {
     }
 
     /// Whether the child ended by itself (exit) rather than by a signal.
-    var exitedNormally: Bool { (exitStatus ?? 0) < 128 }
+    package var exitedNormally: Bool { (exitStatus ?? 0) < 128 }
 
-    var output: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
-    var errors: String { (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "" }
+    /// What the child has printed on stdout so far.
+    package var output: String { (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "" }
+    /// What the child has printed on stderr so far.
+    package var errors: String { (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "" }
 
-    /// The first line the child printed on stdout, waiting up to `seconds` for it.
-    func firstLine(within seconds: Double) -> String? {
+    /// The first line the child printed on stdout, polled every 10 ms for up to `seconds` (synchronous, for
+    /// initialisers that cannot await; `waitUntil` elsewhere).
+    package func firstLine(within seconds: Double) -> String? {
         let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
+        while true {
             // One read: the child may be writing the line between two reads of the file.
             let printed = output
             if let end = printed.firstIndex(of: "\n") { return String(printed[..<end]) }
+            // Looked at once more after the deadline: a thread the machine left waiting past it still sees the line.
+            guard Date() < deadline else { return nil }
             usleep(10_000)
         }
-        return nil
     }
 
-    func send(_ signal: Int32) {
+    /// Sends `signal` to the child.
+    package func send(_ signal: Int32) {
         kill(pid, signal)
     }
 }

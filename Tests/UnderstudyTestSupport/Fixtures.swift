@@ -2,14 +2,15 @@ import Foundation
 import UnderstudyClient
 import UnderstudyTesting
 
-/// Builders shared by the suites.
-enum Fixtures {
+/// Builders the client-side suites share (UnderstudyClientTests, UnderstudyDummyJSONTests, UnderstudyTestingTests).
+package enum Fixtures {
     /// A client over a stub host that never really sleeps and always draws the same jitter.
-    static func client(
+    package static func client(
         _ host: StubHost,
         retry: RetryPolicy = .standard,
         auth: (any AuthProvider)? = nil,
         middleware: [any Middleware] = [],
+        etagCache: ETagCache? = nil,
         sleeper: Sleeper = .immediate
     ) -> APIClient {
         APIClient(configuration: .init(
@@ -18,6 +19,7 @@ enum Fixtures {
             middleware: middleware,
             retryPolicy: retry,
             auth: auth,
+            etagCache: etagCache,
             sleeper: sleeper,
             random: .constant(0.5),
             now: { Date(timeIntervalSince1970: 1_000_000) }
@@ -26,7 +28,13 @@ enum Fixtures {
 }
 
 /// A minimal decodable for client tests.
-struct Item: Decodable, Sendable, Equatable {
-    let id: Int
-    let title: String
+package struct Item: Decodable, Sendable, Equatable {
+    package let id: Int
+    package let title: String
+
+    /// An item as a test expects to decode it.
+    package init(id: Int, title: String) {
+        self.id = id
+        self.title = title
+    }
 }

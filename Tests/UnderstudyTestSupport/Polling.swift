@@ -1,6 +1,5 @@
-import Foundation
-
-/// Polls `condition` every 20 ms until it holds or `limit` passes; returns whether it held.
+/// Polls `condition` every 20 ms until it holds or `limit` passes; returns whether it held. Every Swift test target
+/// waits with this, never with a fixed sleep.
 ///
 /// A condition that throws has not held yet (a connection refused while a server is offline, say): the poll goes
 /// on, and the caller's `#expect` on the result says what never happened.
@@ -9,7 +8,7 @@ import Foundation
 /// passes. On a two-core machine the suite's raw-socket tests block the cooperative pool's threads in `recv` for
 /// seconds at a time, and a poll that could not run meanwhile is no failure of the server (10 s limits failed so).
 @discardableResult
-func waitUntil(within limit: Duration, _ condition: () async throws -> Bool) async -> Bool {
+package func waitUntil(within limit: Duration, _ condition: () async throws -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + limit
     while (try? await condition()) != true {
         // Asked once more at the deadline: a task the machine left waiting past it still sees the state then.

@@ -1,6 +1,3 @@
-/// The control room script's part for scenarios, offline with its countdown, the seed, reset, and sessions (joined in order into `ControlRoomAssets.script`).
-extension ControlRoomAssets {
-    static let stageScript = #"""
 // ---------- scenarios, offline, seed, reset ----------
 async function loadScenarios() {
   const reply = await admin("GET", "/scenarios");
@@ -111,6 +108,3 @@ $("session-form").addEventListener("submit", async (event) => {
   const reply = await admin("POST", "/sessions", id ? { id } : {});
   if (reply.ok) { $("session-id").value = ""; setScope(reply.json.id); }
 });
-
-"""#
-}

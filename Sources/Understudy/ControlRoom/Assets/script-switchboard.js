@@ -1,6 +1,3 @@
-/// The control room script's part for the switchboard: a switch per fault and route group, each an ordinary rule, and the rule list (joined in order into `ControlRoomAssets.script`).
-extension ControlRoomAssets {
-    static let switchboardScript = #"""
 // ---------- switchboard ----------
 const SWITCHES = [
   { label: "Latency", spec: () => `delay=${$("latency").value}ms`, same: (fault) => fault.startsWith("delay=") },
@@ -122,6 +119,3 @@ $("spec-form").addEventListener("submit", async (event) => {
   if (!spec) return;
   if (await addRule(spec)) $("spec").value = "";
 });
-
-"""#
-}

@@ -1,6 +1,3 @@
-/// The control room script's part for the demo client: a paged list, login and /auth/me with retries and backoff, and the price ticker (joined in order into `ControlRoomAssets.script`).
-extension ControlRoomAssets {
-    static let demoClientScript = #"""
 // ---------- the demo client ----------
 const client = { skip: 0, limit: 5, accessToken: "", refreshToken: "", busy: false };
 
@@ -182,6 +179,3 @@ $("ticker-toggle").addEventListener("click", () => {
   $("ticker-toggle").textContent = ticker.source ? "Stop ticker" : "Start ticker";
   setTickerStatus();
 });
-
-"""#
-}

@@ -1,1 +1,0 @@
-../../LoopbackTests/Support/ChildProcess.swift
