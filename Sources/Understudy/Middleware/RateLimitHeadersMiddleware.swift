@@ -4,7 +4,7 @@ struct RateLimitHeadersMiddleware: ReplyMiddleware {
 
     /// Counts the reply in the window, at the request's arrival: the counters its headers (or a canned reply's
     /// prebuilt head) carry.
-    mutating func count(_ plan: ReplyDraft) -> (remaining: Int, resetsAt: Int) {
+    mutating func count(_ plan: borrowing ReplyDraft) -> (remaining: Int, resetsAt: Int) {
         window.record(now: plan.request.arrivedAt)
     }
 

@@ -22,41 +22,36 @@ final class ReplyPlan {
         indirect case feed(FeedRequest)
     }
 
-    let request: HTTPRequest
-    let response: HTTPResponse
-    /// A reply built once and sent as is (`ReplyCache`); when set, `response` is not sent.
-    let canned: CannedReply?
-    let delivery: Delivery
-    let delayMilliseconds: Int
-    let session: String?
-    /// The directives of `fault` that took effect, as `X-Understudy-Fault-Applied` reports them (nil: none did).
-    let applied: String?
-    let ruleID: String?
-    /// The admin API's replies are logged but not journaled.
-    let isAdmin: Bool
-    /// The request's rate-limit counters, for a canned reply's head (other replies carry them as headers).
-    let rateLimit: (remaining: Int, resetsAt: Int)
+    /// The decision, kept whole: freezing a draft moves it in rather than copying it field by field.
+    private let decided: ReplyDraft
 
     init(_ draft: consuming ReplyDraft) {
-        request = draft.request
-        response = draft.response
-        canned = draft.canned
-        delivery = draft.delivery
-        delayMilliseconds = draft.delayMilliseconds
-        session = draft.session
-        applied = draft.applied
-        ruleID = draft.ruleID
-        isAdmin = draft.isAdmin
-        rateLimit = draft.rateLimit
+        decided = draft
     }
+
+    var request: HTTPRequest { decided.request }
+    var response: HTTPResponse { decided.response }
+    /// A reply built once and sent as is (`ReplyCache`); when set, `response` is not sent.
+    var canned: CannedReply? { decided.canned }
+    var delivery: Delivery { decided.delivery }
+    var delayMilliseconds: Int { decided.delayMilliseconds }
+    var session: String? { decided.session }
+    /// The directives of `fault` that took effect, as `X-Understudy-Fault-Applied` reports them (nil: none did).
+    var applied: String? { decided.applied }
+    var ruleID: String? { decided.ruleID }
+    /// The admin API's replies are logged but not journaled.
+    var isAdmin: Bool { decided.isAdmin }
+    /// The request's rate-limit counters, for a canned reply's head (other replies carry them as headers).
+    var rateLimit: (remaining: Int, resetsAt: Int) { decided.rateLimit }
 
     /// The status the reply carries.
     var status: Int { canned?.status ?? response.status }
 }
 
 /// A reply being decided: the pipeline fills it in, the middleware adds to it, then it is frozen into a
-/// `ReplyPlan`.
-struct ReplyDraft {
+/// `ReplyPlan`. Not copyable: a draft is moved from step to step and into its plan, never duplicated (a copy of
+/// its dozen fields cost every request more than the rest of the decision).
+struct ReplyDraft: ~Copyable {
     let request: HTTPRequest
     var response: HTTPResponse
     var canned: CannedReply?
