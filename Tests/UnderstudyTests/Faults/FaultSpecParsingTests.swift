@@ -139,6 +139,13 @@ import Testing
         #expect(spec.retryAfterDate == 1_792_567_680)
         #expect(IMFFixdate.secondsSince1970("Thu, 01 Jan 1970 00:00:00 GMT") == 0)
         #expect(IMFFixdate.secondsSince1970("Sun, 06 Nov 1994 08:49:37 GMT") == 784_111_777)
+        // Leap days: every fourth year, but not a century unless it divides by 400.
+        #expect(IMFFixdate.secondsSince1970("Sat, 29 Feb 2020 00:00:00 GMT") == 1_582_934_400)
+        #expect(IMFFixdate.secondsSince1970("Tue, 29 Feb 2000 00:00:00 GMT") == 951_782_400)
+        #expect(IMFFixdate.secondsSince1970("Mon, 29 Feb 2100 00:00:00 GMT") == nil)
+        #expect(IMFFixdate.secondsSince1970("Mon, 01 Mar 2100 00:00:00 GMT") == 4_107_542_400)
+        #expect(IMFFixdate.secondsSince1970("Wed, 21 Oct 2026 24:00:00 GMT") == nil)
+        #expect(IMFFixdate.secondsSince1970("Wed, 21 Oct 2026 07:28:60 GMT") == nil)
     }
 
     @Test func appliedTextLeavesOutSkippedDirectives() throws {
