@@ -23,7 +23,7 @@ public final class FaultController: Sendable {
     /// - Throws: `FaultSpecError` when the rule's spec is invalid, or its budget or probability is out of range.
     @discardableResult
     public func add(_ rule: FaultRule) throws(FaultSpecError) -> FaultRuleStatus {
-        let spec = try FaultSpecParser.parse(rule.fault)
+        let spec = try FaultSpec(parsing: rule.fault)
         if let times = rule.times, times < 1 {
             throw FaultSpecError(directive: "times=\(times)", position: 1, reason: "times must be at least 1")
         }

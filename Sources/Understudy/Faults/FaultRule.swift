@@ -1,24 +1,8 @@
 /// A standing instruction: requests that match get this fault, within a budget.
 public struct FaultRule: Sendable, Equatable {
-    /// Which requests the rule applies to; every field given must match.
-    public struct Match: Sendable, Equatable {
-        /// The method, e.g. `GET` (any when nil).
-        public var method: String?
-        /// A glob over the path without the query: `*` matches any run of characters, `?` one.
-        public var path: String?
-        /// Headers that must be present with these values (names case-insensitive; values may be globs).
-        public var headers: [String: String]
-        /// Query parameters that must be present with these values (values may be globs).
-        public var query: [String: String]
-
-        /// A match on any of method, path glob, headers and query parameters (all given must hold).
-        public init(method: String? = nil, path: String? = nil, headers: [String: String] = [:], query: [String: String] = [:]) {
-            self.method = method
-            self.path = path
-            self.headers = headers
-            self.query = query
-        }
-    }
+    /// Which requests the rule applies to; every field given must match (the model `UnderstudyControl`'s rules
+    /// share).
+    public typealias Match = RuleMatch
 
     /// Which requests the rule applies to.
     public var match: Match
@@ -74,43 +58,9 @@ public struct FaultRuleStatus: Sendable, Equatable {
     public var remaining: Int? { rule.times.map { max(0, $0 - fired) } }
 }
 
-extension FaultRule.Match {
+extension RuleMatch {
     func matches(_ request: HTTPRequest) -> Bool {
-        if let method, method.uppercased() != request.method { return false }
-        if let path, !Glob.matches(path, String(request.path)) { return false }
-        for (name, pattern) in headers {
-            guard let value = request.headers[name], Glob.matches(pattern, value) else { return false }
-        }
-        for (name, pattern) in query {
-            guard let value = request.query[name], Glob.matches(pattern, value) else { return false }
-        }
-        return true
-    }
-}
-
-/// `*` and `?` wildcards.
-enum Glob {
-    static func matches(_ pattern: String, _ text: String) -> Bool {
-        let pattern = Array(pattern.unicodeScalars)
-        let text = Array(text.unicodeScalars)
-        var (p, t) = (0, 0)
-        var star: (pattern: Int, text: Int)?
-        while t < text.count {
-            if p < pattern.count, pattern[p] == "?" || pattern[p] == text[t] {
-                p += 1
-                t += 1
-            } else if p < pattern.count, pattern[p] == "*" {
-                star = (p, t)
-                p += 1
-            } else if let last = star {
-                p = last.pattern + 1
-                t = last.text + 1
-                star = (last.pattern, last.text + 1)
-            } else {
-                return false
-            }
-        }
-        while p < pattern.count, pattern[p] == "*" { p += 1 }
-        return p == pattern.count
+        matches(method: request.method, path: String(request.path),
+                header: { request.headers[$0] }, query: { request.query[$0] })
     }
 }

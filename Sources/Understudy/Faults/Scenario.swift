@@ -59,7 +59,7 @@ public struct Scenario: Sendable {
             guard case .object(let fields) = element else { throw failure(path, "expected a rule object") }
             do {
                 let rule = try AdminJSON.decodeRule(fields)
-                _ = try FaultSpecParser.parse(rule.fault)
+                _ = try FaultSpec(parsing: rule.fault)
                 scenario.rules.append(rule)
             } catch let error as APIError {
                 throw failure(path, error.message)

@@ -118,7 +118,7 @@ final class Pipeline {
     /// Per-request specs repeat (a test sends the same header again and again), so parsed ones are kept.
     func parsedSpec(_ text: String) throws(FaultSpecError) -> FaultSpec {
         if let known = specCache[text] { return known }
-        let spec = try FaultSpecParser.parse(text)
+        let spec = try FaultSpec(parsing: text)
         if specCache.count >= 256 { specCache.removeAll(keepingCapacity: true) }
         specCache[text] = spec
         return spec

@@ -4,53 +4,8 @@
 /// Rule(.status(503), path: "/products/*", times: 2)
 /// ```
 public struct Rule: Sendable, Hashable, Codable {
-    /// Which requests a rule applies to; every field given must hold.
-    public struct Match: Sendable, Hashable, Codable {
-        /// The method, e.g. `GET` (any when nil).
-        public var method: String?
-        /// A glob over the path without the query: `*` any run of characters, `?` one.
-        public var path: String?
-        /// Headers that must be present with these values (values may be globs).
-        public var headers: [String: String]
-        /// Query parameters that must be present with these values (values may be globs).
-        public var query: [String: String]
-
-        /// A match on any of method, path glob, headers and query (all given must hold).
-        ///
-        /// - Parameters:
-        ///   - method: The method.
-        ///   - path: A path glob.
-        ///   - headers: Header name to value glob.
-        ///   - query: Query parameter to value glob.
-        public init(method: String? = nil, path: String? = nil, headers: [String: String] = [:], query: [String: String] = [:]) {
-            self.method = method
-            self.path = path
-            self.headers = headers
-            self.query = query
-        }
-
-        private enum CodingKeys: String, CodingKey {
-            case method, path, headers = "header", query
-        }
-
-        /// Reads a match as the admin API answers it.
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            method = try container.decodeIfPresent(String.self, forKey: .method)
-            path = try container.decodeIfPresent(String.self, forKey: .path)
-            headers = try container.decodeIfPresent([String: String].self, forKey: .headers) ?? [:]
-            query = try container.decodeIfPresent([String: String].self, forKey: .query) ?? [:]
-        }
-
-        /// Writes the match as the admin API takes it, leaving out what is not set.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encodeIfPresent(method, forKey: .method)
-            try container.encodeIfPresent(path, forKey: .path)
-            if !headers.isEmpty { try container.encode(headers, forKey: .headers) }
-            if !query.isEmpty { try container.encode(query, forKey: .query) }
-        }
-    }
+    /// Which requests a rule applies to; every field given must hold (the server's own model of a match).
+    public typealias Match = RuleMatch
 
     /// Which requests the rule applies to.
     public var match: Match

@@ -1,6 +1,7 @@
 extension Fault {
-    /// One directive of the grammar, with its value in the server's units (milliseconds, bytes).
-    enum Directive: Sendable, Hashable {
+    /// One directive of the grammar, with its value in the server's units (milliseconds, bytes): what the
+    /// grammar reads (``Fault/init(parsing:)``) and renders (``Fault/text``), and what the server decides from.
+    package enum Directive: Sendable, Hashable {
         case delay(ClosedRange<Int>)
         case rate(bytesPerSecond: Int)
         case chunks(count: Int, overMilliseconds: Int)
@@ -26,35 +27,35 @@ extension Fault {
         case chunk(Int)
 
         /// The directive's name in the grammar.
-        var name: String {
+        package var name: Name {
             switch self {
-            case .delay: "delay"
-            case .rate: "rate"
-            case .chunks: "chunks"
-            case .status: "status"
-            case .message: "message"
-            case .retryAfter: "retry-after"
-            case .rateLimit: "rate-limit"
-            case .expireToken: "expire-token"
-            case .malformed: "malformed"
-            case .truncateBytes, .truncatePercent: "truncate"
-            case .truncateChunked: "truncate-chunked"
-            case .empty: "empty"
-            case .reset: "reset"
-            case .hang: "hang"
-            case .garbage: "garbage"
-            case .dropAfter: "drop-after"
-            case .cutMidEvent: "cut-mid-event"
-            case .resetAfter: "reset-after"
-            case .stallAfter: "stall-after"
-            case .malformedEvent: "malformed-event"
-            case .newline: "newline"
-            case .chunk: "chunk"
+            case .delay: .delay
+            case .rate: .rate
+            case .chunks: .chunks
+            case .status: .status
+            case .message: .message
+            case .retryAfter: .retryAfter
+            case .rateLimit: .rateLimit
+            case .expireToken: .expireToken
+            case .malformed: .malformed
+            case .truncateBytes, .truncatePercent: .truncate
+            case .truncateChunked: .truncateChunked
+            case .empty: .empty
+            case .reset: .reset
+            case .hang: .hang
+            case .garbage: .garbage
+            case .dropAfter: .dropAfter
+            case .cutMidEvent: .cutMidEvent
+            case .resetAfter: .resetAfter
+            case .stallAfter: .stallAfter
+            case .malformedEvent: .malformedEvent
+            case .newline: .newline
+            case .chunk: .chunk
             }
         }
 
         /// The value after `=`, or nil for a flag.
-        var value: String? {
+        package var value: String? {
             switch self {
             case .delay(let range):
                 range.lowerBound == range.upperBound
@@ -80,7 +81,7 @@ extension Fault {
         }
 
         /// `name` or `name=value`, as the server normalises it.
-        var text: String { value.map { "\(name)=\($0)" } ?? name }
+        package var text: String { value.map { "\(name.rawValue)=\($0)" } ?? name.rawValue }
     }
 
     /// `300ms`, or `2s` when the time is whole seconds.

@@ -67,23 +67,6 @@ extension Fault {
     /// A free-text value the grammar can carry: `;` separates directives, so it becomes `,`; surrounding spaces
     /// are trimmed, as the server trims them.
     static func cleaned(_ text: String) -> String {
-        let replaced = String(text.map { $0 == ";" ? "," : $0 })
-        return trimmed(replaced)
-    }
-
-    /// The text without leading and trailing white space as the server's parser sees it (JavaScript's WhiteSpace
-    /// and LineTerminator).
-    static func trimmed(_ text: String) -> String {
-        let isSpace: (Unicode.Scalar) -> Bool = { scalar in
-            switch scalar.value {
-            case 0x09...0x0D, 0x20, 0xA0, 0xFEFF, 0x2028, 0x2029: true
-            default: scalar.properties.generalCategory == .spaceSeparator
-            }
-        }
-        let scalars = text.unicodeScalars
-        guard let start = scalars.firstIndex(where: { !isSpace($0) }), let end = scalars.lastIndex(where: { !isSpace($0) }) else {
-            return ""
-        }
-        return String(scalars[start...end])
+        FaultGrammar.trimmed(String(text.map { $0 == ";" ? "," : $0 }))
     }
 }

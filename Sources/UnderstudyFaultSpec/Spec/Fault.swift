@@ -13,13 +13,14 @@
 /// ```
 ///
 /// The server decides which combinations make sense (it refuses `status=503; empty`, a directive given twice,
-/// `message` without `status`); a `Fault` only guarantees that each directive is well formed. Durations are kept
-/// in whole milliseconds, the server's resolution.
+/// `message` without `status`) and which values are in range (`status=302`, `delay=2m`); a `Fault` built from its
+/// static members only guarantees that each directive is well formed, while ``init(parsing:)`` reads with the
+/// server's own reader. Durations are kept in whole milliseconds, the server's resolution.
 public struct Fault: Sendable, Hashable, CustomStringConvertible {
     /// The directives in order.
-    let directives: [Directive]
+    package let directives: [Directive]
 
-    init(directives: [Directive]) {
+    package init(directives: [Directive]) {
         self.directives = directives
     }
 
@@ -50,7 +51,7 @@ public struct Fault: Sendable, Hashable, CustomStringConvertible {
     public var components: [Fault] { directives.map { Fault(directives: [$0]) } }
 
     /// The directives' names in order, e.g. `["status", "retry-after"]`.
-    public var names: [String] { directives.map(\.name) }
+    public var names: [String] { directives.map(\.name.rawValue) }
 
     /// The spec in the header grammar, directives joined with `; `: what `X-Understudy-Fault`, `_fault=` and a
     /// rule's `fault` take, and exactly the server's normalised text for it.

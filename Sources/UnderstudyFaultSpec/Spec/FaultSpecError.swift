@@ -1,7 +1,7 @@
 /// Why a fault spec was refused: which directive, where, and what is wrong.
 ///
-/// Shared by the server's parser (`FaultSpecParser`), the typed ``Fault`` parser and the remote client, which
-/// fills it from the fields of the admin API's 400.
+/// Thrown by the one reader of the grammar, for ``Fault/init(parsing:)`` and for the server (whose 400 carries
+/// its fields), and by the remote client, which fills it from the fields of that 400.
 public struct FaultSpecError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The directive as written, e.g. `stauts=503`.
     public let directive: String

@@ -11,7 +11,7 @@ import Testing
     }
 
     private func add(_ book: inout FaultBook, _ rule: FaultRule) throws {
-        _ = book.add(rule, spec: try FaultSpecParser.parse(rule.fault))
+        _ = book.add(rule, spec: try FaultSpec(parsing: rule.fault))
     }
 
     @Test func budgetsAndAfterCounts() throws {

@@ -7,7 +7,7 @@ import Testing
 
     private func decide(_ book: inout FaultBook, _ spec: String?, session: String? = nil, now: Double = 0) throws
         -> FaultDecision.Outcome {
-        let requested = try spec.map { FaultBook.Decision(spec: try FaultSpecParser.parse($0), source: .header) }
+        let requested = try spec.map { FaultBook.Decision(spec: try FaultSpec(parsing: $0), source: .header) }
         return book.decide(for: request, session: session, isStream: false, requested: requested, nowMilliseconds: now)
     }
 
@@ -22,7 +22,7 @@ import Testing
     @Test func aRuleIsChosenWhenTheRequestAsksForNothing() throws {
         var book = FaultBook(seed: 1)
         _ = book.add(FaultRule(match: .init(path: "/products/*"), fault: "status=503", times: 1),
-                     spec: try FaultSpecParser.parse("status=503"))
+                     spec: try FaultSpec(parsing: "status=503"))
         let first = try decide(&book, nil)
         #expect(first.decision?.spec.status == 503)
         #expect(first.decision?.source == .rule("rule-1"))

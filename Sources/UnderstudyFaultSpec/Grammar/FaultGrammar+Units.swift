@@ -1,10 +1,7 @@
-import Foundation
+extension FaultGrammar {
+    // The units of fault specs: `300ms`, `2s`, `100ms..500ms`, `2kB/s`, `10/2s`, `5/10s`.
 
-/// The units of fault specs: `300ms`, `2s`, `100ms..500ms`, `2kB/s`, `10/2s`, `5/10s`.
-enum Durations {
-    typealias Problem = FaultSpecParser.Problem
-
-    /// Milliseconds from `300ms`, `2s`, `1.5s` or a bare number of milliseconds.
+    /// Milliseconds from `300ms`, `2s`, `1.5s`, `1m` or a bare number of milliseconds, rounded.
     static func milliseconds(_ text: String, maximum: Int) throws(Problem) -> Int {
         let lower = text.lowercased()
         let (number, scale): (Substring, Double) =
@@ -28,13 +25,34 @@ enum Durations {
         return Double(text)
     }
 
+    /// `300ms` or `100ms..500ms`.
     static func range(_ text: String, maximumMilliseconds: Int) throws(Problem) -> ClosedRange<Int> {
-        let parts = text.components(separatedBy: "..")
+        let parts = rangeParts(text)
         guard parts.count <= 2 else { throw Problem("a range is written low..high, e.g. 100ms..500ms") }
         let low = try milliseconds(parts[0], maximum: maximumMilliseconds)
         let high = parts.count == 2 ? try milliseconds(parts[1], maximum: maximumMilliseconds) : low
         guard low <= high else { throw Problem("the range's low end is above its high end") }
         return low...high
+    }
+
+    /// `text` split at each `..`, by Characters, as Foundation's `components(separatedBy:)` splits it (so a `.`
+    /// that a combining mark follows is not a separator).
+    private static func rangeParts(_ text: String) -> [String] {
+        var parts: [String] = []
+        var start = text.startIndex
+        var index = text.startIndex
+        while index < text.endIndex {
+            let next = text.index(after: index)
+            if text[index] == ".", next < text.endIndex, text[next] == "." {
+                parts.append(String(text[start..<index]))
+                index = text.index(after: next)
+                start = index
+            } else {
+                index = next
+            }
+        }
+        parts.append(String(text[start...]))
+        return parts
     }
 
     /// Bytes per second from `2kB/s`, `512B/s`, `1MB/s` (k = 1,000; KiB = 1,024).
@@ -53,15 +71,17 @@ enum Durations {
         return Int(bytes)
     }
 
-    static func chunks(_ text: String) throws(Problem) -> FaultSpec.Pacing {
+    /// `COUNT/DURATION`: how many pieces, over how many milliseconds.
+    static func chunks(_ text: String) throws(Problem) -> (count: Int, milliseconds: Int) {
         let parts = text.split(separator: "/", maxSplits: 1)
         guard parts.count == 2, let count = Int(parts[0]), (1...10_000).contains(count) else {
             throw Problem("chunks is written COUNT/DURATION, e.g. 10/2s")
         }
-        return .chunks(count: count, overMilliseconds: try milliseconds(String(parts[1]), maximum: 600_000))
+        return (count, try milliseconds(String(parts[1]), maximum: 600_000))
     }
 
-    static func rateLimit(_ text: String) throws(Problem) -> FaultSpec.RateLimit {
+    /// `REQUESTS/WINDOW`: requests allowed per window of this many milliseconds.
+    static func rateLimit(_ text: String) throws(Problem) -> (requests: Int, milliseconds: Int) {
         let parts = text.split(separator: "/", maxSplits: 1)
         guard parts.count == 2, let requests = Int(parts[0]), requests >= 1 else {
             throw Problem("rate-limit is written REQUESTS/WINDOW, e.g. 5/10s")
@@ -70,6 +90,6 @@ enum Durations {
         guard requests <= 1_000_000 else { throw Problem("rate-limit allows at most 1000000 requests per window") }
         let window = try milliseconds(String(parts[1]), maximum: 3_600_000)
         guard window > 0 else { throw Problem("the rate-limit window must be longer than 0") }
-        return FaultSpec.RateLimit(requests: requests, windowMilliseconds: window)
+        return (requests, window)
     }
 }

@@ -1,0 +1,58 @@
+extension Fault.Directive {
+    /// A directive's name in the grammar, in the order the server lists them when it meets an unknown one.
+    ///
+    /// Every switch over it is exhaustive, so a new directive is a new case here and the compiler names each place
+    /// that must say what it is: its value (``Fault/Directive``), its role, its example, and the server's decision.
+    package enum Name: String, Sendable, Hashable, CaseIterable {
+        case delay, rate, chunks, status, message
+        case retryAfter = "retry-after"
+        case rateLimit = "rate-limit"
+        case expireToken = "expire-token"
+        case malformed, truncate
+        case truncateChunked = "truncate-chunked"
+        case empty, reset, hang, garbage
+        case dropAfter = "drop-after"
+        case cutMidEvent = "cut-mid-event"
+        case resetAfter = "reset-after"
+        case stallAfter = "stall-after"
+        case malformedEvent = "malformed-event"
+        case newline, chunk
+
+        /// What the directive does to a reply, for telling which pairs cannot both take effect.
+        package var role: Role {
+            switch self {
+            case .empty, .reset, .hang, .garbage: .connection
+            case .status: .status
+            case .truncate, .truncateChunked: .truncation
+            case .rate, .chunks: .pacing
+            case .malformed: .malformed
+            case .expireToken: .expireToken
+            case .dropAfter, .cutMidEvent, .resetAfter, .stallAfter, .malformedEvent, .newline, .chunk: .stream
+            case .delay, .message, .retryAfter, .rateLimit: .other
+            }
+        }
+
+        /// Whether only `/products/stream` can carry it out.
+        package var isStreamOnly: Bool { role == .stream }
+
+        /// Whether it changes a body sent whole: a stream has none, and neither has a HEAD reply or a 204.
+        package var changesWholeBody: Bool { [.truncation, .pacing, .malformed].contains(role) }
+
+        /// How the value is written, for the error of a directive given without one.
+        var example: String {
+            switch self {
+            case .delay: "delay=300ms or delay=100ms..500ms"
+            case .rate: "rate=2kB/s"
+            case .chunks: "chunks=10/2s"
+            case .rateLimit: "rate-limit=5/10s"
+            case .truncate: "truncate=512 or truncate=50%"
+            default: "\(rawValue)=3"
+            }
+        }
+    }
+
+    /// What a directive does to the reply.
+    package enum Role: Sendable, Equatable {
+        case connection, status, truncation, pacing, malformed, expireToken, stream, other
+    }
+}
