@@ -11,9 +11,9 @@
 // header lines, with `Content-Type: application/json; charset=utf-8`, `{"message":"…"}` and its Content-Length.
 // Nothing of libevent's is redefined, and the connection ends after the reply as evhttp meant it to.
 //
-// libevent calls the callback on every change to the buffer, so it costs every reply a call: it returns after two
-// comparisons unless an addition is the size of an error page, and reads a page-sized addition's first bytes
-// before deciding more. It never allocates.
+// libevent calls the callback on every change to the buffer, so it costs every reply a few calls: each returns
+// after three comparisons unless an addition is the size of an error page and follows a head long enough to be
+// evhttp's, and such an addition's first bytes are read before deciding more. It never allocates.
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -28,9 +28,12 @@ enum {
     /// The page's length without its status (three digits) and its reason (twice).
     page_fixed_length = sizeof page_format - 1 - 6,
     reason_capacity = 64,
+    page_minimum = page_fixed_length + 3 + 2,
     page_capacity = page_fixed_length + 3 + 2 * reason_capacity,
-    /// evhttp's head for a page is five lines (status, Content-Type, Connection, Date, Content-Length), and a
-    /// `100 Continue` may still be waiting ahead of it.
+    /// evhttp's head for a page is up to five lines (status, Content-Type, Connection, Date, Content-Length), and
+    /// a `100 Continue` may still be waiting ahead of it. The shortest is "HTTP/1.1 400 Bad Request",
+    /// "Content-Type: text/html", "Connection: close" and the blank line.
+    head_minimum = 26 + 25 + 19 + 2,
     head_capacity = 512,
     reply_capacity = 1024,
 };
@@ -50,7 +53,7 @@ static const char *refusal_message(int status, const char *reason) {
 /// Returns the status, or 0 when it is not such a page; `reason` receives the reason.
 static int read_page(const char *page, size_t length, char reason[reason_capacity + 1]) {
     size_t opening = sizeof page_opening - 1;
-    if (length < page_fixed_length + 3 + 2 || memcmp(page, page_opening, opening) != 0) return 0;
+    if (length < page_minimum || memcmp(page, page_opening, opening) != 0) return 0;
     const char *digits = page + opening;
     if (digits[0] < '1' || digits[0] > '5' || digits[1] < '0' || digits[1] > '9' || digits[2] < '0'
         || digits[2] > '9' || digits[3] != ' ') return 0;
@@ -147,29 +150,24 @@ static int copy_out(struct evbuffer *buffer, size_t position, char *out, size_t 
     return copied == length;
 }
 
-/// The output buffer's callback: when an addition completes one of evhttp's pages, rewrites the reply.
-static void answer_refusal(struct evbuffer *output, const struct evbuffer_cb_info *info, void *argument) {
-    (void)argument;
-    size_t added = info->n_added;
-    if (added < page_fixed_length + 5 || added > page_capacity) return;
-    size_t total = evbuffer_get_length(output);
-    if (info->n_deleted != 0 || total != info->orig_size + added || info->orig_size > head_capacity) return;
-
+/// Rewrites the reply if the `added` bytes at `position` in `output` complete one of evhttp's pages.
+__attribute__((noinline)) static void rewrite_if_refusal(struct evbuffer *output, size_t position, size_t added) {
     char page[page_capacity];
-    if (!copy_out(output, info->orig_size, page, sizeof page_opening - 1)
+    if (!copy_out(output, position, page, sizeof page_opening - 1)
         || memcmp(page, page_opening, sizeof page_opening - 1) != 0) return;
     char reason[reason_capacity + 1];
-    if (!copy_out(output, info->orig_size, page, added)) return;
+    if (!copy_out(output, position, page, added)) return;
     int status = read_page(page, added, reason);
     if (status == 0) return;
 
     char head[head_capacity];
-    if (!copy_out(output, 0, head, info->orig_size)) return;
+    if (!copy_out(output, 0, head, position)) return;
     char reply[reply_capacity];
-    size_t length = write_reply(head, info->orig_size, status, refusal_message(status, reason), reply);
+    size_t length = write_reply(head, position, status, refusal_message(status, reason), reply);
     if (length == 0) return;
     // Nothing of the reply has been sent, so it is replaced whole; a frozen front is thawed for that and frozen
     // again.
+    size_t total = position + added;
     if (evbuffer_drain(output, total) != 0) {
         evbuffer_unfreeze(output, 1);
         int drained = evbuffer_drain(output, total);
@@ -177,6 +175,16 @@ static void answer_refusal(struct evbuffer *output, const struct evbuffer_cb_inf
         if (drained != 0) return;
     }
     evbuffer_add(output, reply, length);
+}
+
+/// The output buffer's callback, run on every change to it: only an addition of a page's size that follows at
+/// least the shortest head evhttp writes for one is looked at. (A canned head's long line follows the status
+/// line alone; a reply's body is rarely that small.)
+static void answer_refusal(struct evbuffer *output, const struct evbuffer_cb_info *info, void *argument) {
+    (void)argument;
+    if (info->n_added - page_minimum > page_capacity - page_minimum
+        || info->orig_size - head_minimum > head_capacity - head_minimum || info->n_deleted != 0) return;
+    rewrite_if_refusal(output, info->orig_size, info->n_added);
 }
 
 int understudy_answer_refusals_as_json(struct evbuffer *output) {

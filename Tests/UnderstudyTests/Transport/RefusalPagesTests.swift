@@ -66,10 +66,10 @@ import Testing
     /// Anything that is not exactly evhttp's page and head goes out as it came.
     @Test(arguments: [
         // Another page in the same shape, as a body of Understudy's own.
-        ["HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n", "<HTML><HEAD>\n<TITLE>413 Request Entity Too Large</TITLE>\n</HEAD><BODY>\n"
+        ["HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nConnection: close\r\nContent-Length: 120\r\n\r\n", "<HTML><HEAD>\n<TITLE>413 Request Entity Too Large</TITLE>\n</HEAD><BODY>\n"
             + "<H2>Request Entity Too Large</H2>\n</BODY></HTML>\n"],
         // The page after a head whose status is not the page's.
-        ["HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n", page],
+        ["HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nConnection: close\r\nContent-Length: 120\r\n\r\n", page],
         // The page with no head before it.
         [page],
         // The page's text arriving in pieces.
