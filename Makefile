@@ -6,11 +6,6 @@ ARGS ?=
 # The release binary links the Swift runtime and Foundation statically on Linux: ~5 ms less start-up and ~7 MiB
 # less resident memory than loading them as shared libraries (BENCHMARKS.md). Apple platforms have no static stdlib.
 STATIC_STDLIB := $(if $(filter Linux,$(shell uname -s)),--static-swift-stdlib,)
-# Nothing `make` builds overrides a dependency's symbols: the HeadLineWriter trait (which defines libevent's
-# evbuffer_add_printf for the process, see HeaderLines.c) is off. Without it evhttp's own refusals (a body over the
-# limit, a request line it cannot parse) are libevent's HTML page, and a reply head costs ~4k instructions more.
-# `make bench TRAITS="--traits HeadLineWriter"` measures the override for comparison only.
-TRAITS ?=
 
 .PHONY: all deps build release run test unit snippets contract browser docs sanitize sanitize-thread fuzz stress bench bench-instructions release-dynamic bench-tools fixtures clean
 
@@ -20,10 +15,10 @@ deps:
 	@scripts/install-deps.sh
 
 build: deps
-	$(SWIFT) build $(TRAITS)
+	$(SWIFT) build
 
 release: deps
-	$(SWIFT) build -c release --product understudy $(STATIC_STDLIB) $(TRAITS)
+	$(SWIFT) build -c release --product understudy $(STATIC_STDLIB)
 
 run: release
 	.build/release/understudy --host $(HOST) --port $(PORT) $(ARGS)
@@ -37,8 +32,8 @@ test: unit contract browser
 # its own tests (Tests/ControlTests/XCTestSessionTests.swift) with "Executed N tests"; under a --filter that selects
 # none of them it says "Executed 0 tests", which is XCTest's count alone, not Swift Testing's.
 unit: deps assets
-	$(SWIFT) build --build-tests $(TRAITS)
-	$(SWIFT) test --skip-build $(TRAITS) --quiet
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --quiet
 	@command -v curl >/dev/null 2>&1 || scripts/install-deps.sh curl
 	python3 scripts/snippets.py --server-bin .build/debug/understudy
 
@@ -51,26 +46,26 @@ assets:
 # The documentation's code blocks: every Swift block is a region of Tests/SnippetTests (which `unit` compiles), every
 # shell block that can run offline runs against a live server (scripts/snippets.py says how blocks are marked).
 snippets: deps
-	$(SWIFT) build --build-tests $(TRAITS)
+	$(SWIFT) build --build-tests
 	@command -v curl >/dev/null 2>&1 || scripts/install-deps.sh curl
 	python3 scripts/snippets.py --server-bin .build/debug/understudy
 
 # Static HTML documentation of every library in .build/docs (DocC from the toolchain, no plugin); any DocC warning,
 # such as a ``Symbol`` link that does not resolve, fails it.
 docs: deps
-	$(SWIFT) build $(TRAITS)
-	SWIFT="$(SWIFT)" SWIFT_BUILD_FLAGS="$(TRAITS)" scripts/docs.sh
+	$(SWIFT) build
+	SWIFT="$(SWIFT)" scripts/docs.sh
 
 # The contract check alone: openapi-spec-validator, scripts/openapi-lint.py, the golden cases and schemathesis
 # against a live understudy.
 contract: deps
-	$(SWIFT) build --product understudy $(TRAITS)
+	$(SWIFT) build --product understudy
 	CONTRACT_FAULT_PASS=1 scripts/contract.sh
 
 # A hostile page in headless Chromium (Debian's chromium and chromium-driver, installed when missing) tries to steer a
 # live understudy and must fail; a page on the server's own origin must succeed (Tests/Browser/hostile_page.py).
 browser: deps
-	$(SWIFT) build --product understudy $(TRAITS)
+	$(SWIFT) build --product understudy
 	scripts/install-deps.sh browser
 	scripts/browser.sh
 
@@ -108,7 +103,7 @@ stress: release
 QUICK ?=
 BENCH_CC ?= gcc
 bench: release bench-tools
-	$(SWIFT) build -c release --product UnderstudyBench $(TRAITS)  # dynamic: static FoundationNetworking needs a static libcurl
+	$(SWIFT) build -c release --product UnderstudyBench  # dynamic: static FoundationNetworking needs a static libcurl
 	python3 bench/bench.py $(if $(filter-out 0,$(QUICK)),--quick,)
 
 # Instructions per request under callgrind on GET /products/1, its injected 503 and GET /products: Understudy, the
@@ -122,7 +117,7 @@ bench-instructions: release-dynamic bench-tools
 	COMPARE="$(COMPARE)" ROUNDS="$(ROUNDS)" UNDERSTUDY=.build/release-dynamic/release/understudy bench/instructions.sh
 
 release-dynamic: deps
-	$(SWIFT) build -c release --product understudy --scratch-path .build/release-dynamic $(TRAITS)
+	$(SWIFT) build -c release --product understudy --scratch-path .build/release-dynamic
 
 bench-tools: deps
 	@command -v wrk >/dev/null 2>&1 || scripts/install-deps.sh wrk

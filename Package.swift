@@ -20,13 +20,6 @@ let package = Package(
         .library(name: "UnderstudyTesting", targets: ["UnderstudyTesting"]),
         .library(name: "UnderstudyControl", targets: ["UnderstudyControl"]),
     ],
-    traits: [
-        // Off by default: it defines libevent's `evbuffer_add_printf` for the whole process (see HeaderLines.c),
-        // which no part of Understudy may do to a process. Nothing `make` builds turns it on; it is kept only to
-        // measure what evhttp's vsnprintf-formatted heads cost (BENCHMARKS.md).
-        .trait(name: "HeadLineWriter",
-               description: "evhttp's refusals as JSON and reply heads written without vsnprintf, by defining libevent's evbuffer_add_printf (ELF platforms)"),
-    ],
     targets: [
         .systemLibrary(
             name: "CLibevent",
@@ -38,12 +31,11 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
-        // Canned reply heads linked into evhttp's header list; with the HeadLineWriter trait, evhttp's reply-head
-        // formatting without vsnprintf and its refusals as JSON (see HeaderLines.c).
+        // Canned reply heads linked into evhttp's header list, and evhttp's own refusals rewritten as JSON on
+        // their way out of a connection's output buffer (see RefusalPages.c).
         .target(
             name: "CHeaderLines",
-            dependencies: ["CLibevent"],
-            cSettings: [.define("UNDERSTUDY_HEAD_LINE_WRITER", .when(traits: ["HeadLineWriter"]))]
+            dependencies: ["CLibevent"]
         ),
         // The C library's memmem, which Swift's Glibc module does not declare (see ByteSearch.c).
         .target(name: "CByteSearch"),
@@ -136,7 +128,7 @@ let package = Package(
         ),
         .testTarget(
             name: "UnderstudyTests",
-            dependencies: ["Understudy", "UnderstudyJSON"],
+            dependencies: ["Understudy", "UnderstudyJSON", "CHeaderLines", "CLibevent"],
             swiftSettings: strictSettings
         ),
         .testTarget(

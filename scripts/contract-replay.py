@@ -239,12 +239,9 @@ def check(case, server, schemas):
     lowered = {}
     for k, v in got_headers:
         lowered.setdefault(k.lower(), []).append(v)
-    # evhttp's own refusals are the case's JSON only in a build with the HeadLineWriter trait (off in what `make`
-    # builds); otherwise libevent's HTML page with the same status, as the Swift replay checks too.
-    if case.get("evhttpRefusal") and lowered.get("content-type", [""])[0].startswith("text/html"):
-        if b"<TITLE>%d " % expected["status"] not in data:
-            problems.append("libevent's refusal page for %d expected, got %r" % (expected["status"], data[:200]))
-        return problems, (method, target, status, data)
+    # evhttp's own refusals leave as JSON like every other reply (RefusalPages.c), and end their connection.
+    if case.get("evhttpRefusal") and lowered.get("connection") != ["close"]:
+        problems.append("connection %r, expected close after one of evhttp's refusals" % lowered.get("connection"))
     for name, value in expected.get("headers", {}).items():
         values = lowered.get(name.lower())
         if values is None:

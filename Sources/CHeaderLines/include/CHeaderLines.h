@@ -1,11 +1,6 @@
 #ifndef UNDERSTUDY_CHEADERLINES_H
 #define UNDERSTUDY_CHEADERLINES_H
 
-/// Whether libevent's own calls to `evbuffer_add_printf` reach the fast header writer in this process: true
-/// where the program's definition interposes the shared library's (Linux), false where libevent binds its own
-/// (Darwin's two-level namespace), in which case evhttp formats as it always does.
-int understudy_header_lines_active(void);
-
 struct evkeyvalq;
 struct evkeyval;
 
@@ -16,5 +11,11 @@ void understudy_link_fields(struct evkeyvalq *headers, struct evkeyval *fields, 
 
 /// Unlinks fields linked by `understudy_link_fields`.
 void understudy_unlink_fields(struct evkeyvalq *headers, struct evkeyval *fields, int count);
+
+struct evbuffer;
+
+/// Makes the refusals evhttp sends by itself (its HTML error pages) leave through `output`, a connection's output
+/// buffer, as JSON `{"message": …}` (see RefusalPages.c). Returns 0, or -1 when libevent could not add the callback.
+int understudy_answer_refusals_as_json(struct evbuffer *output);
 
 #endif

@@ -8,7 +8,7 @@ import Foundation
 /// `evhttp_add_header` costs three `malloc`s and frees per field, and evhttp formats `Date` and `Content-Length`
 /// itself with `snprintf`; for a small reply that is a large share of the server's work. Here the first field
 /// carries every header line up to and including `ETag` as one value (the lines joined with CRLF, written out
-/// by the head writer of `CHeaderLines` exactly as separate fields would be), the second is `Date`, formatted
+/// by evhttp's `"%s: %s\r\n"` exactly as separate fields would be), the second is `Date`, formatted
 /// once a second, and the third `Content-Length`; evhttp finds both and adds neither. The bytes on the wire are
 /// the same as the field-by-field path's, in the same order.
 ///

@@ -1,3 +1,4 @@
+import CHeaderLines
 import CLibevent
 
 /// Every client connection of one server, watched (see `ConnectionWatch`) so a request that trickles in for
@@ -19,9 +20,14 @@ final class ConnectionRegistry {
 
     /// evhttp's bufferevent factory: one socket bufferevent per connection, with a 256 KiB single write (replies
     /// over libevent's default 16 KiB otherwise leave a small tail segment that Nagle and delayed ACK hold for
-    /// ~40 ms, performance.md), watched from birth.
+    /// ~40 ms, performance.md), watched from birth. The refusals evhttp sends by itself leave it as JSON
+    /// (`CHeaderLines`' RefusalPages.c).
     func makeBufferEvent() -> OpaquePointer? {
         guard let bufferEvent = bufferevent_socket_new(loop.base, -1, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue)) else {
+            return nil
+        }
+        guard understudy_answer_refusals_as_json(bufferevent_get_output(bufferEvent)) == 0 else {
+            bufferevent_free(bufferEvent)
             return nil
         }
         bufferevent_set_max_single_write(bufferEvent, 256 << 10)

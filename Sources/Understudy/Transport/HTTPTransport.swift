@@ -1,4 +1,3 @@
-import CHeaderLines
 import CLibevent
 import Foundation
 
@@ -22,12 +21,6 @@ final class HTTPTransport: @unchecked Sendable {
 
     /// The port bound (the real one when 0 was asked for).
     var port: Int { listener.port }
-
-    /// Whether evhttp's reply heads go through the fast line writer (`CHeaderLines`): true on Linux; elsewhere
-    /// libevent formats them itself, with the same bytes.
-    static var writesHeadLinesDirectly: Bool {
-        understudy_header_lines_active() != 0
-    }
 
     init(configuration: UnderstudyServer.Configuration, pipeline: Pipeline) throws(ServerError) {
         let loop = try EventLoop()
@@ -61,8 +54,8 @@ final class HTTPTransport: @unchecked Sendable {
         evhttp_set_allowed_methods(http, UInt16(methods))
         evhttp_set_max_headers_size(http, Int(configuration.maximumHeaderSize))
         // evhttp refuses a body over the limit as soon as its Content-Length (or a chunk size) says so, before
-        // buffering it, with a JSON 413 (CHeaderLines). Lingering close reads and drops the rest of the body
-        // first, so the client gets to read the 413 instead of a reset.
+        // buffering it, with a 413 that leaves as JSON (ConnectionRegistry). Lingering close reads and drops the
+        // rest of the body first, so the client gets to read the 413 instead of a reset.
         evhttp_set_max_body_size(http, Int(configuration.maximumBodySize))
         evhttp_set_flags(http, EVHTTP_SERVER_LINGERING_CLOSE)
         evhttp_set_timeout(http, Int32(configuration.idleTimeoutSeconds))

@@ -2,7 +2,8 @@ import Foundation
 import Testing
 import Understudy
 
-/// What is on the wire: keep-alive, HEAD, redirects, conditional GETs and limits, read from a raw socket.
+/// What is on the wire: keep-alive, HEAD, redirects and conditional GETs, read from a raw socket (the limits:
+/// `EvhttpRefusalTests`).
 @Suite struct ConnectionTests {
     @Test func keepAliveServesManyRequestsOnOneConnection() async throws {
         try await withServer { server, _ in
@@ -52,61 +53,6 @@ import Understudy
             #expect(response.status == 304)
             #expect(response.body.isEmpty)
             #expect(response.header("ETag") == etag)
-        }
-    }
-
-    @Test func oversizedBodiesGet413AndTheServerGoesOn() async throws {
-        try await withServer { _, client in
-            let body = Data(repeating: UInt8(ascii: "a"), count: (1 << 20) + 10)
-            let reply = try await client.send("POST", "/products/add", headers: ["Content-Type": "application/json"], body: body)
-            EvhttpRefusal.expect(status: reply.status, contentType: reply.header("Content-Type"), body: Array(reply.body), 413,
-                                 message: "Request body too large: it is over the server's body size limit (or its chunked encoding is malformed)")
-            #expect(try await client.send("/ping").status == 200)
-        }
-    }
-
-    /// The 413 comes from the Content-Length alone: the body is read and dropped, never held, however large.
-    @Test func aHugeBodyIsRefusedWithoutBeingHeld() async throws {
-        try await withServer { server, client in
-            let connection = try RawHTTPConnection(port: server.port)
-            let size = 20 << 20
-            connection.write("POST /products/add HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
-                + "Content-Length: \(size)\r\n\r\n")
-            connection.write([UInt8](repeating: UInt8(ascii: " "), count: size))
-            let response = try #require(connection.readResponse())
-            EvhttpRefusal.expect(status: response.status, contentType: response.header("Content-Type"), body: response.body,
-                                 413, message: "Request body too large")
-            #expect(try await client.send("/ping").status == 200)
-        }
-    }
-
-    @Test func evhttpsOwnRefusalsSayWhatWasWrong() async throws {
-        try await withServer { server, _ in
-            for (request, status) in [("PROPFIND /products/1 HTTP/1.1\r\nHost: x\r\n\r\n", 501), ("GARBAGE\r\n\r\n", 400)] {
-                let connection = try RawHTTPConnection(port: server.port)
-                connection.write(request)
-                let response = try #require(connection.readResponse(), "no reply to \(request)")
-                EvhttpRefusal.expect(status: response.status, contentType: response.header("Content-Type"),
-                                     body: response.body, status)
-            }
-        }
-    }
-
-    @Test func oversizedHeadersAreRefusedAndTheServerGoesOn() async throws {
-        try await withServer { server, client in
-            let connection = try RawHTTPConnection(port: server.port)
-            let huge = String(repeating: "x", count: 70_000)
-            connection.write("GET /products/1 HTTP/1.1\r\nHost: localhost\r\nX-Big: \(huge)\r\n\r\n")
-            let answer = String(decoding: connection.readToEnd(), as: UTF8.self)
-            #expect(answer.hasPrefix("HTTP/1.1 400 "), "\(answer.prefix(200))")
-            if EvhttpRefusal.isJSON {
-                #expect(answer.contains("Content-Type: application/json; charset=utf-8\r\n"))
-                #expect(answer.hasSuffix(#"or the headers are over the size limit"}"#))
-            } else {
-                #expect(answer.contains("Content-Type: text/html\r\n"))
-                #expect(answer.contains("<TITLE>400 Bad Request</TITLE>"))
-            }
-            #expect(try await client.send("/products/1").status == 200)
         }
     }
 }

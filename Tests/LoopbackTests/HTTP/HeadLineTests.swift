@@ -1,23 +1,10 @@
 import Foundation
 import Testing
-@testable import Understudy
+import Understudy
 
-/// With the `HeadLineWriter` trait, reply heads are written by `CHeaderLines` instead of libevent's `vsnprintf`;
-/// these pin the bytes on the wire both ways, on the fast path and on the fallback for lines too long for it.
+/// Reply heads as evhttp writes them, pinned byte for byte: canned heads (several header lines linked in as one
+/// field, `CannedHead`) and a long header line.
 @Suite struct HeadLineTests {
-    #if os(Linux) && HeadLineWriter
-    @Test func libeventReachesTheFastWriter() {
-        #expect(HTTPTransport.writesHeadLinesDirectly)
-    }
-    #endif
-
-    #if !HeadLineWriter
-    /// Without the trait nothing of libevent's is overridden: evhttp formats every head itself.
-    @Test func withoutTheTraitLibeventFormatsItsOwnHeads() {
-        #expect(!HTTPTransport.writesHeadLinesDirectly)
-    }
-    #endif
-
     @Test func statusAndHeaderLinesAreExact() async throws {
         try await withServer { server, _ async throws in
             let connection = try RawHTTPConnection(port: server.port)
@@ -33,7 +20,7 @@ import Testing
         }
     }
 
-    /// A header line over the fast writer's 512 bytes goes through libevent's own formatting, unchanged.
+    /// A 700-byte header line is written whole.
     @Test func longHeaderLinesFallBackUnchanged() async throws {
         try await withServer { server, _ async throws in
             let message = String(repeating: "m", count: 700)
