@@ -20,6 +20,8 @@ final class ConnectionTask {
     var delivery: any Delivery
     var machine = ReplyStateMachine()
     var turns = ReplyStateMachine.Turns()
+    /// Asks for a turn now (made once, when the delivery starts).
+    var waker: DeliveryWaker?
     /// The evhttp connection, until it closes.
     var connection: OpaquePointer?
     var timer: OpaquePointer?

@@ -11,6 +11,10 @@ extension ReplyWriter {
     /// Starts a delivery on a request whose reply takes more than this callback.
     func start(_ delivery: any Delivery, _ plan: ReplyPlan, on request: OpaquePointer) {
         guard let task = adopt(request, plan: plan, delivery: delivery) else { return }
+        task.waker = DeliveryWaker { [weak self, weak task] in
+            guard let self, let task else { return }
+            turn(task)
+        }
         if delivery.prefersSmallSendBuffer, let bufferEvent = task.bufferEvent {
             var size = ReplyWriter.smallSendBufferBytes
             setsockopt(bufferevent_getfd(bufferEvent), SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
@@ -23,17 +27,10 @@ extension ReplyWriter {
         guard task.machine.canWrite, task.turns.begin() else { return }
         repeat {
             let context = DeliveryContext(now: EventLoop.monotonicMilliseconds(), unflushedBytes: task.unflushedBytes,
-                                          waker: waker(for: task))
+                                          waker: task.waker)
             let next = task.delivery.advance(context)
             perform(next, task)
         } while task.turns.end() && task.machine.canWrite
-    }
-
-    private func waker(for task: ConnectionTask) -> DeliveryWaker {
-        DeliveryWaker { [weak self, weak task] in
-            guard let self, let task else { return }
-            turn(task)
-        }
     }
 
     func perform(_ next: DeliveryTurn, _ task: ConnectionTask) {
