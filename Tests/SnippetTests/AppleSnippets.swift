@@ -30,7 +30,7 @@ struct ProductListView: View {
 #endif
 
 #if os(iOS) && canImport(XCTest)
-import UnderstudyControl
+import UnderstudyControlTesting
 import XCTest
 
 final class UITestRecipe: XCTestCase {
