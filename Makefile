@@ -36,11 +36,19 @@ test: unit contract browser
 # --quiet: Swift Testing prints its issues and one summary line, not two lines per test. XCTest runs first and lists
 # its own tests (Tests/ControlTests/XCTestSessionTests.swift) with "Executed N tests"; under a --filter that selects
 # none of them it says "Executed 0 tests", which is XCTest's count alone, not Swift Testing's.
-unit: deps assets
+unit: deps assets apple-guard
 	$(SWIFT) build --build-tests $(TRAITS)
 	$(SWIFT) test --skip-build $(TRAITS) --quiet
 	@command -v curl >/dev/null 2>&1 || scripts/install-deps.sh curl
 	python3 scripts/snippets.py --server-bin .build/debug/understudy
+
+# What an Apple build would reject, caught here (no Apple platform builds this package on Linux): unguarded Glibc,
+# FoundationNetworking, Testing or XCTest imports, a C target under an app's product, an API above the platform
+# floor (scripts/apple_guard.py). Its planted-violation tests run first.
+.PHONY: apple-guard
+apple-guard:
+	python3 scripts/test_apple_guard.py
+	python3 scripts/apple_guard.py
 
 # The control room's script files parse as ES modules, each alone and joined as served (node --check; Debian's nodejs
 # is installed when missing); a failure names the file.

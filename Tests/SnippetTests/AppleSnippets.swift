@@ -1,14 +1,14 @@
 // Blocks for Apple platforms only: SwiftUI and XCUITest do not exist on Linux, so these compile on a Mac.
 
-#if canImport(SwiftUI) && canImport(Observation)
+#if canImport(SwiftUI)
 import SwiftUI
 import UnderstudyDummyJSON
 
 // snippet: swiftui-view-model
-@MainActor @Observable final class ProductListModel {   // @Observable needs iOS 17; use ObservableObject on 16
+@MainActor final class ProductListModel: ObservableObject {   // iOS 16; from iOS 17, @Observable and @State
     private let products: ProductsClient
-    var items: [Product] = []
-    var failure: APIError?
+    @Published var items: [Product] = []
+    @Published var failure: APIError?
 
     init(products: ProductsClient) { self.products = products }
 
@@ -18,7 +18,7 @@ import UnderstudyDummyJSON
 }
 
 struct ProductListView: View {
-    @State var model: ProductListModel
+    @ObservedObject var model: ProductListModel
     var body: some View {
         List(model.items) { Text($0.title) }.task { await model.load() }
     }
