@@ -24,6 +24,7 @@ struct CommandLineOptions: Equatable {
         Usage: understudy [--host HOST] [--port PORT] [--fixtures DIR] [--scenario FILE]... [--seed N]
                           [--journal-size N] [--admin-token TOKEN] [--allow-host NAME]... [--grace SECONDS]
                           [--quiet]
+               understudy wait [--timeout SECONDS] [URL]   (exits 0 once a server at URL answers)
                understudy --help | --version
 
         A DummyJSON-compatible fake backend with faults on cue.

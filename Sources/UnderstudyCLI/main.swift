@@ -6,6 +6,9 @@ import Understudy
 signal(SIGPIPE, SIG_IGN)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "wait" {
+    exit(WaitCommand.run(Array(arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))
+}
 let options: CommandLineOptions
 do {
     options = try CommandLineOptions.parse(arguments)
