@@ -6,6 +6,11 @@ ARGS ?=
 # The release binary links the Swift runtime and Foundation statically on Linux: ~5 ms less start-up and ~7 MiB
 # less resident memory than loading them as shared libraries (BENCHMARKS.md). Apple platforms have no static stdlib.
 STATIC_STDLIB := $(if $(filter Linux,$(shell uname -s)),--static-swift-stdlib,)
+# On a Mac, pkg-config (and SwiftPM, which asks it) looks in Homebrew's folders on Apple silicon and Intel, and in
+# keg-only openssl@3's, which brew does not link (scripts/install-deps.sh installs them).
+ifeq ($(shell uname -s),Darwin)
+export PKG_CONFIG_PATH := $(PKG_CONFIG_PATH):/opt/homebrew/lib/pkgconfig:/opt/homebrew/opt/openssl@3/lib/pkgconfig:/usr/local/lib/pkgconfig:/usr/local/opt/openssl@3/lib/pkgconfig
+endif
 # Nothing `make` builds overrides a dependency's symbols: the HeadLineWriter trait (which defines libevent's
 # evbuffer_add_printf for the process, see HeaderLines.c) is off. Without it evhttp's own refusals (a body over the
 # limit, a request line it cannot parse) are libevent's HTML page, and a reply head costs ~4k instructions more.
@@ -44,11 +49,13 @@ unit: deps assets apple-guard
 
 # What an Apple build would reject, caught here (no Apple platform builds this package on Linux): unguarded Glibc,
 # FoundationNetworking, Testing or XCTest imports, a C target under an app's product, an API above the platform
-# floor (scripts/apple_guard.py). Its planted-violation tests run first.
+# floor (scripts/apple_guard.py). Its planted-violation tests run first, then install-deps.sh's Homebrew path on a
+# pretend Mac (stub uname and brew).
 .PHONY: apple-guard
 apple-guard:
 	python3 scripts/test_apple_guard.py
 	python3 scripts/apple_guard.py
+	python3 scripts/test_install_deps.py
 
 # The control room's script files parse as ES modules, each alone and joined as served (node --check; Debian's nodejs
 # is installed when missing); a failure names the file.
