@@ -3,14 +3,14 @@ SWIFT ?= swift
 HOST ?= 127.0.0.1
 PORT ?= 8080
 ARGS ?=
-# The release binary links the Swift runtime and Foundation statically on Linux: ~5 ms less start-up and ~7 MiB
-# less resident memory than loading them as shared libraries (BENCHMARKS.md). Apple platforms have no static stdlib.
-STATIC_STDLIB := $(if $(filter Linux,$(shell uname -s)),--static-swift-stdlib,)
 # On a Mac, pkg-config (and SwiftPM, which asks it) looks in Homebrew's folders on Apple silicon and Intel, and in
 # keg-only openssl@3's, which brew does not link (scripts/install-deps.sh installs them).
 ifeq ($(shell uname -s),Darwin)
 export PKG_CONFIG_PATH := $(PKG_CONFIG_PATH):/opt/homebrew/lib/pkgconfig:/opt/homebrew/opt/openssl@3/lib/pkgconfig:/usr/local/lib/pkgconfig:/usr/local/opt/openssl@3/lib/pkgconfig
 endif
+# The release binary links the Swift runtime and Foundation statically on Linux: ~5 ms less start-up and ~7 MiB
+# less resident memory than loading them as shared libraries (BENCHMARKS.md). Apple platforms have no static stdlib.
+STATIC_STDLIB := $(if $(filter Linux,$(shell uname -s)),--static-swift-stdlib,)
 # Nothing `make` builds overrides a dependency's symbols: the HeadLineWriter trait (which defines libevent's
 # evbuffer_add_printf for the process, see HeaderLines.c) is off. Without it evhttp's own refusals (a body over the
 # limit, a request line it cannot parse) are libevent's HTML page, and a reply head costs ~4k instructions more.
@@ -41,7 +41,7 @@ test: unit contract browser
 # --quiet: Swift Testing prints its issues and one summary line, not two lines per test. XCTest runs first and lists
 # its own tests (Tests/ControlTests/XCTestSessionTests.swift) with "Executed N tests"; under a --filter that selects
 # none of them it says "Executed 0 tests", which is XCTest's count alone, not Swift Testing's.
-unit: deps assets apple-guard
+unit: deps assets
 	$(SWIFT) build --build-tests $(TRAITS)
 	$(SWIFT) test --skip-build $(TRAITS) --quiet
 	@command -v curl >/dev/null 2>&1 || scripts/install-deps.sh curl
@@ -52,6 +52,7 @@ unit: deps assets apple-guard
 # floor (scripts/apple_guard.py). Its planted-violation tests run first, then install-deps.sh's Homebrew path on a
 # pretend Mac (stub uname and brew), then the workflows (YAML, shellcheck-clean steps).
 .PHONY: apple-guard
+unit: apple-guard
 apple-guard:
 	python3 scripts/test_apple_guard.py
 	python3 scripts/apple_guard.py
