@@ -7,7 +7,10 @@ import subprocess
 import sys
 import tempfile
 
-import yaml  # PyYAML
+try:
+    import yaml  # PyYAML
+except ImportError:
+    sys.exit("workflows: needs PyYAML (Debian: apt-get install python3-yaml; Homebrew: brew install pyyaml)")
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 
