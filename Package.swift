@@ -168,6 +168,13 @@ let package = Package(
                            "UnderstudyControlTesting"],
             swiftSettings: strictSettings
         ),
+        // The documentation's SwiftUI and XCUITest blocks: no server linked, so an Apple build of the package's
+        // tests (macOS, or an iOS simulator for the UI-test recipe) compiles them; on Linux they are empty.
+        .testTarget(
+            name: "AppleSnippetTests",
+            dependencies: ["UnderstudyDummyJSON", "UnderstudyControlTesting"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["Understudy", "UnderstudyClient", "UnderstudyDummyJSON", "UnderstudyLocking", "UnderstudyTestSupport"],

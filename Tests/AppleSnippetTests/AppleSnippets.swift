@@ -1,4 +1,5 @@
-// Blocks for Apple platforms only: SwiftUI and XCUITest do not exist on Linux, so these compile on a Mac.
+// Blocks for Apple platforms only: SwiftUI and XCUITest do not exist on Linux. This target links no server, so a
+// Mac's `swift build --build-tests` compiles the SwiftUI one, and an iOS simulator build the UI-test recipe.
 
 #if canImport(SwiftUI)
 import SwiftUI
