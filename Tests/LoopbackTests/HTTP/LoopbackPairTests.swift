@@ -13,7 +13,7 @@ import UnderstudyTestSupport
         return connection.readResponse()?.status
     }
 
-    @Test(arguments: [nil, "localhost"] as [String?])
+    @Test(arguments: [nil, "localhost", "LOCALHOST"] as [String?])
     func aDefaultOrLocalhostStartAnswersOnIPv4AndIPv6(host: String?) throws {
         let server = try UnderstudyServer.start(host.map { .init(host: $0) } ?? .init())
         defer { server.stop() }
