@@ -3,6 +3,11 @@ SWIFT ?= swift
 HOST ?= 127.0.0.1
 PORT ?= 8080
 ARGS ?=
+# On a Mac, pkg-config (and SwiftPM, which asks it) looks in Homebrew's folders on Apple silicon and Intel, and in
+# keg-only openssl@3's, which brew does not link (scripts/install-deps.sh installs them).
+ifeq ($(shell uname -s),Darwin)
+export PKG_CONFIG_PATH := $(PKG_CONFIG_PATH):/opt/homebrew/lib/pkgconfig:/opt/homebrew/opt/openssl@3/lib/pkgconfig:/usr/local/lib/pkgconfig:/usr/local/opt/openssl@3/lib/pkgconfig
+endif
 # The release binary links the Swift runtime and Foundation statically on Linux: ~5 ms less start-up and ~7 MiB
 # less resident memory than loading them as shared libraries (BENCHMARKS.md). Apple platforms have no static stdlib.
 STATIC_STDLIB := $(if $(filter Linux,$(shell uname -s)),--static-swift-stdlib,)
@@ -36,6 +41,19 @@ unit: deps assets
 	$(SWIFT) test --skip-build --quiet
 	@command -v curl >/dev/null 2>&1 || scripts/install-deps.sh curl
 	python3 scripts/snippets.py --server-bin .build/debug/understudy
+
+# What an Apple build would reject, caught here (no Apple platform builds this package on Linux): unguarded Glibc,
+# FoundationNetworking, Testing or XCTest imports, a C target under an app's product, an API above the platform
+# floor (scripts/apple_guard.py). Its planted-violation tests run first, then install-deps.sh's Homebrew path on a
+# pretend Mac (stub uname and brew), then the workflows (YAML, shellcheck-clean steps).
+.PHONY: apple-guard
+unit: apple-guard
+apple-guard:
+	python3 scripts/test_apple_guard.py
+	python3 scripts/apple_guard.py
+	python3 scripts/test_install_deps.py
+	@command -v shellcheck >/dev/null 2>&1 || scripts/install-deps.sh shellcheck
+	python3 scripts/check_workflows.py
 
 # The control room's script files parse as ES modules, each alone and joined as served (node --check; Debian's nodejs
 # is installed when missing); a failure names the file.

@@ -19,6 +19,9 @@ let package = Package(
         .library(name: "UnderstudyDummyJSON", targets: ["UnderstudyDummyJSON"]),
         .library(name: "UnderstudyTesting", targets: ["UnderstudyTesting"]),
         .library(name: "UnderstudyControl", targets: ["UnderstudyControl"]),
+        // For test targets only: it imports Swift Testing and XCTest, which an app cannot link.
+        .library(name: "UnderstudyControlTesting", targets: ["UnderstudyControlTesting"]),
+        .library(name: "UnderstudyFaultSpec", targets: ["UnderstudyFaultSpec"]),
     ],
     targets: [
         .systemLibrary(
@@ -86,11 +89,17 @@ let package = Package(
             resources: [.copy("Resources/contracts")],
             swiftSettings: strictSettings
         ),
-        // A typed async client for the admin API of an Understudy in another process, and a Swift Testing trait
-        // giving each test its own session; Foundation only, no server.
+        // A typed async client for the admin API of an Understudy in another process, sessions and
+        // `URLRequest.understudyFault`; Foundation only (no server, no Testing, no XCTest), so an app may link it.
         .target(
             name: "UnderstudyControl",
             dependencies: ["UnderstudyFaultSpec"],
+            swiftSettings: strictSettings
+        ),
+        // The Swift Testing trait and the XCTest helper giving each test its own session: test targets only.
+        .target(
+            name: "UnderstudyControlTesting",
+            dependencies: ["UnderstudyControl"],
             swiftSettings: strictSettings
         ),
         // `make bench`'s in-process figures (client overhead, in-process start); not a product.
@@ -133,20 +142,29 @@ let package = Package(
         ),
         .testTarget(
             name: "LoopbackTests",
-            dependencies: ["Understudy", "UnderstudyLocking", "UnderstudyJSON", "UnderstudyControl", "UnderstudyTestSupport"],
+            dependencies: ["Understudy", "UnderstudyLocking", "UnderstudyJSON", "UnderstudyControl", "UnderstudyControlTesting",
+                           "UnderstudyTestSupport"],
             swiftSettings: strictSettings
         ),
         // UnderstudyControl against the real `understudy` binary in a process of its own, as an XCUITest or a CI
         // job would drive it; the app side is UnderstudyClient.
         .testTarget(
             name: "ControlTests",
-            dependencies: ["UnderstudyControl", "UnderstudyClient", "UnderstudyTestSupport"],
+            dependencies: ["UnderstudyControl", "UnderstudyControlTesting", "UnderstudyClient", "UnderstudyTestSupport"],
             swiftSettings: strictSettings
         ),
         // Every Swift block of README.md and the DocC articles, compiled (scripts/snippets.py checks they match).
         .testTarget(
             name: "SnippetTests",
-            dependencies: ["Understudy", "UnderstudyClient", "UnderstudyDummyJSON", "UnderstudyTesting", "UnderstudyControl"],
+            dependencies: ["Understudy", "UnderstudyClient", "UnderstudyDummyJSON", "UnderstudyTesting", "UnderstudyControl",
+                           "UnderstudyControlTesting"],
+            swiftSettings: strictSettings
+        ),
+        // The documentation's SwiftUI and XCUITest blocks: no server linked, so an Apple build of the package's
+        // tests (macOS, or an iOS simulator for the UI-test recipe) compiles them; on Linux they are empty.
+        .testTarget(
+            name: "AppleSnippetTests",
+            dependencies: ["UnderstudyDummyJSON", "UnderstudyControlTesting"],
             swiftSettings: strictSettings
         ),
         .testTarget(

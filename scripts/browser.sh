@@ -13,6 +13,8 @@
 # (default .build/browser/hostile-page.png).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# timeout(1) is GNU coreutils'; macOS has none, so scripts/timeout.py stands in there.
+command -v timeout >/dev/null 2>&1 || timeout() { python3 scripts/timeout.py "$@"; }
 
 BIN=${UNDERSTUDY_BIN:-.build/debug/understudy}
 VENV=.venv-browser

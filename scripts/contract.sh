@@ -32,6 +32,8 @@
 # named that the cleanup would delete).
 set -uo pipefail
 cd "$(dirname "$0")/.."
+# timeout(1) is GNU coreutils'; macOS has none, so scripts/timeout.py stands in there.
+command -v timeout >/dev/null 2>&1 || timeout() { python3 scripts/timeout.py "$@"; }
 
 BIN=${UNDERSTUDY_BIN:-.build/debug/understudy}
 SEED=${CONTRACT_SEED:-20261129}

@@ -64,6 +64,15 @@ ensure_venv() {
   venv_works || echo "install-deps: warning: python3 -m venv still fails after installing python3-venv" >&2
 }
 
+# Homebrew's pkgconfig folders, Apple silicon's (/opt/homebrew) and Intel's (/usr/local), with keg-only openssl@3's,
+# which brew does not link; the Makefile passes the same to SwiftPM.
+if [ "$(uname -s)" = Darwin ]; then
+  for prefix in /opt/homebrew /usr/local; do
+    PKG_CONFIG_PATH="${PKG_CONFIG_PATH:+$PKG_CONFIG_PATH:}$prefix/lib/pkgconfig:$prefix/opt/openssl@3/lib/pkgconfig"
+  done
+  export PKG_CONFIG_PATH
+fi
+
 if found; then ensure_venv; exit 0; fi
 
 case "$(uname -s)" in
@@ -80,8 +89,8 @@ case "$(uname -s)" in
       echo "install-deps: install Homebrew, then run: brew install libevent openssl@3 pkg-config" >&2
       exit 1
     fi
+    echo "install-deps: installing libevent, openssl@3 and pkg-config with brew" >&2
     brew install libevent openssl@3 pkg-config
-    echo "install-deps: if pkg-config cannot find libcrypto, export PKG_CONFIG_PATH=\"$(brew --prefix openssl@3)/lib/pkgconfig\"" >&2
     ;;
   *)
     echo "install-deps: unsupported system $(uname -s)" >&2

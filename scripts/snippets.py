@@ -5,7 +5,8 @@
 
 - Every ```swift block must be, line for line (leading indentation and trailing blanks aside), a region of
   Tests/SnippetTests/*.swift between `// snippet: NAME` and `// end`; that target is built by
-  `swift build --build-tests`, so a block found here is a block that compiles. The block's leading `import`
+  `swift build --build-tests`, so a block found here is a block that compiles. Apple-only blocks (SwiftUI,
+  XCUITest) are regions of Tests/AppleSnippetTests, which links no server, so a Mac's build compiles them. The block's leading `import`
   lines stand outside the region: each must be an import of the region's file. A block preceded by
   `<!-- snippet: manifest -->` is a Package.swift excerpt instead: every product it names and every platform it
   declares must be in this package's Package.swift. A block preceded by `<!-- snippet: external -->` needs
@@ -79,11 +80,12 @@ def normalise(lines):
 def snippet_regions():
     """Maps each region's normalised lines to the imports of its file."""
     regions = {}
-    for path in sorted(glob.glob(os.path.join(ROOT, "Tests", "SnippetTests", "*.swift"))):
+    for path in sorted(glob.glob(os.path.join(ROOT, "Tests", "SnippetTests", "*.swift"))
+                       + glob.glob(os.path.join(ROOT, "Tests", "AppleSnippetTests", "*.swift"))):
         with open(path, encoding="utf-8") as f:
             lines = f.read().split("\n")
         imports = {line.strip() for line in lines if line.strip().startswith("import ")}
-        apple_only = os.path.basename(path) == "AppleSnippets.swift"
+        apple_only = os.path.basename(os.path.dirname(path)) == "AppleSnippetTests"
         name = None
         for line in lines:
             stripped = line.strip()

@@ -24,11 +24,12 @@ struct CommandLineOptions: Equatable {
         Usage: understudy [--host HOST] [--port PORT] [--fixtures DIR] [--scenario FILE]... [--seed N]
                           [--journal-size N] [--admin-token TOKEN] [--allow-host NAME]... [--grace SECONDS]
                           [--quiet]
+               understudy wait [--timeout SECONDS] [URL]   (exits 0 once a server at URL answers)
                understudy --help | --version
 
         A DummyJSON-compatible fake backend with faults on cue.
 
-          --host HOST      address to listen on (default 127.0.0.1; anything else exposes it to the network)
+          --host HOST      address to listen on (default 127.0.0.1 and ::1, as is localhost; 0.0.0.0 exposes it)
           --port PORT      port to listen on; 0 picks a free one (default 8080)
           --fixtures DIR   serve DIR/products.json and DIR/users.json (DummyJSON format) instead of the built-in data,
                            and every other DIR/<name>.json as your own collection at /<name>

@@ -6,6 +6,9 @@ import Understudy
 signal(SIGPIPE, SIG_IGN)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "wait" {
+    exit(WaitCommand.run(Array(arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))
+}
 let options: CommandLineOptions
 do {
     options = try CommandLineOptions.parse(arguments)
@@ -77,7 +80,7 @@ do {
 } catch {
     fail(error.description, code: error.kind == .addressInUse ? 1 : 2)
 }
-if !(options.host == "localhost" || options.host == "::1" || options.host.hasPrefix("127.")) {
+if !(options.host.lowercased() == "localhost" || options.host == "::1" || options.host.hasPrefix("127.")) {
     say("WARNING: listening on \(options.host): any machine that can reach it can use it.")
     say(configuration.adminToken == nil
         ? "WARNING: fault injection and the admin API are OFF (pass --admin-token to enable them)."

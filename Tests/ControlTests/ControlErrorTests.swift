@@ -74,7 +74,7 @@ import UnderstudyControl
     @Test func clientsComeFromTheEnvironment() {
         let control = ControlClient.fromEnvironment(["UNDERSTUDY_URL": "http://127.0.0.1:9001", "UNDERSTUDY_ADMIN_TOKEN": "t"])
         #expect(control.baseURL.absoluteString == "http://127.0.0.1:9001" && control.token == "t")
-        #expect(ControlClient.fromEnvironment([:]).baseURL.absoluteString == "http://127.0.0.1:8080")
+        #expect(ControlClient.fromEnvironment([:]).baseURL.absoluteString == "http://localhost:8080")
     }
 }
 

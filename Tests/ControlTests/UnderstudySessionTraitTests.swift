@@ -5,6 +5,7 @@ import FoundationNetworking
 import Testing
 import UnderstudyClient
 import UnderstudyControl
+import UnderstudyControlTesting
 import UnderstudyTestSupport
 
 /// The session trait against one `understudy` shared by every test, as `make run` is shared by a UI-test suite.

@@ -1,4 +1,5 @@
 import UnderstudyControl
+import UnderstudyControlTesting
 import XCTest
 
 /// The XCTest helper, for suites not yet on Swift Testing: a session per test, ended in teardown.
@@ -21,5 +22,13 @@ final class XCTestSessionTests: XCTestCase {
         _ = try await App(session: session).product(id: 1)
         let journal = try await session.requests(path: "/products/1")
         XCTAssertEqual(journal.count, 3)
+    }
+
+    /// A UI test is `@MainActor`: the helper runs on the caller's actor, so Swift 6 accepts this call (without the
+    /// `isolation` parameter it would send the non-Sendable test case to another executor and not compile).
+    @MainActor func testTheHelperIsCallableFromTheMainActor() async throws {
+        let session = try await understudySession(on: ServerProcess.shared.control)
+        let open = try await session.control.sessions()
+        XCTAssertTrue(open.contains { $0.id == session.id })
     }
 }

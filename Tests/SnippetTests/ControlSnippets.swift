@@ -5,12 +5,13 @@ import FoundationNetworking
 import Testing
 import UnderstudyClient
 import UnderstudyControl
+import UnderstudyControlTesting
 
 // Snippets of the README and of UnderstudyControl's articles.
 
 func snippetControlClient() async throws {
     // snippet: control-client
-    let control = ControlClient(baseURL: URL(string: "http://127.0.0.1:8080")!)   // token: for --admin-token
+    let control = ControlClient(baseURL: URL(string: "http://localhost:8080")!)   // token: for --admin-token
     try await control.addRule(Rule(.status(503, retryAfter: .seconds(1)), path: "/products/*", times: 2))
     try await control.loadScenario(named: "flaky-network", session: "checkout")
     let journal = try await control.requests(session: "checkout", path: "/products/*")   // typed entries, total
@@ -20,7 +21,7 @@ func snippetControlClient() async throws {
 
 func snippetReadmeDemo() async throws {
     // snippet: readme-demo
-    let control = ControlClient.fromEnvironment()        // UNDERSTUDY_URL, default http://127.0.0.1:8080
+    let control = ControlClient.fromEnvironment()        // UNDERSTUDY_URL, default http://localhost:8080
     try await control.reset()                            // a clean stage
     try await control.addRule(Rule(.status(503, retryAfter: .seconds(2)), path: "/products*", times: 2))
     try await control.loadScenario(named: "slow-3g")     // or any shipped scenario
@@ -30,7 +31,7 @@ func snippetReadmeDemo() async throws {
 
 func snippetOneRequest() {
     // snippet: fault-one-request
-    var request = URLRequest(url: URL(string: "http://127.0.0.1:8080/products/1")!)
+    var request = URLRequest(url: URL(string: "http://localhost:8080/products/1")!)
     request.understudyFault = .status(503, retryAfter: .seconds(1))   // X-Understudy-Fault: status=503; retry-after=1
     // end
     _ = request

@@ -4,4 +4,4 @@
 // (leading indentation aside), and runs the documentation's shell blocks against a live server.
 //
 // Snippets are functions that are never called, or tests when running them is cheap and needs no outside server.
-// Blocks for Apple platforms only (SwiftUI, XCUITest) sit under #if and compile there (AppleSnippets.swift).
+// Blocks for Apple platforms only (SwiftUI, XCUITest) are in Tests/AppleSnippetTests, a target that links no server.

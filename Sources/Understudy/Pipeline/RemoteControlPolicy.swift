@@ -13,8 +13,10 @@ struct RemoteControlPolicy: Sendable {
         HMACSHA256.mac(key: Array("understudy-admin-token".utf8), message: Array(text.utf8))
     }
 
+    /// Whether the server listens on loopback only; `--host LOCALHOST` is `localhost` (names are case-insensitive).
     var isLoopback: Bool {
-        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+        let host = host.lowercased()
+        return host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
 
     /// nil when the request may steer the server, else the refusal.

@@ -5,10 +5,10 @@ extension Listener {
     /// Closes the listening socket so new connections are refused, and opens it again after `milliseconds`.
     /// Open connections keep being served.
     func goOffline(forMilliseconds milliseconds: Int) {
-        if let boundSocket {
-            evhttp_del_accept_socket(http, boundSocket)
-            self.boundSocket = nil
-            portReservation = Listener.reservePort(host: host, port: port)
+        if !boundSockets.isEmpty {
+            boundSockets.forEach { evhttp_del_accept_socket(http, $0) }
+            boundSockets = []
+            portReservations = addresses.compactMap { Listener.reservePort(host: $0, port: port) }
         }
         offlineUntil = EventLoop.monotonicMilliseconds() + Double(milliseconds)
         if offlineTimer == nil {
@@ -21,17 +21,15 @@ extension Listener {
     }
 
     /// Whether new connections are being refused now.
-    var isOffline: Bool { boundSocket == nil && !isClosed }
+    var isOffline: Bool { boundSockets.isEmpty && !isClosed }
 
     private func comeBackOnlineWhenDue() {
         guard !isClosed, EventLoop.monotonicMilliseconds() >= offlineUntil else { return }
-        if let portReservation {
-            Foundation.close(portReservation)
-            self.portReservation = nil
-        }
+        portReservations.forEach { Foundation.close($0) }
+        portReservations = []
         // Another process may hold the port for a moment; keep trying on the next tick.
-        guard let bound = try? Listener.bind(host: host, port: port, base: loop.base) else { return }
-        boundSocket = evhttp_bind_listener(http, bound.listener)
+        guard let bound = try? Listener.bindAll(addresses, port: port, base: loop.base) else { return }
+        boundSockets = bound.listeners.compactMap { evhttp_bind_listener(http, $0) }
         if let offlineTimer {
             event_free(offlineTimer)
             self.offlineTimer = nil

@@ -1,31 +1,35 @@
 import CLibevent
 import Foundation
 
-/// The listening socket of one server: bound with a backlog of its own, closed and reopened for `offline`, and
-/// its port held in between. Used on its loop thread only.
+/// The listening sockets of one server, one per address its host stands for (the loopback pair, 127.0.0.1 and
+/// ::1, for the default host and `localhost`), all on one port: bound with a backlog of their own, closed and
+/// reopened for `offline`, and the port held in between. Used on its loop thread only.
 final class Listener {
     let loop: EventLoop
     let http: OpaquePointer
     let host: String
-    /// The port bound (the real one when 0 was asked for).
+    /// The addresses bound, the host's first (an IPv6 loopback the machine lacks is left out).
+    let addresses: [String]
+    /// The port bound on every address (the real one when 0 was asked for).
     let port: Int
-    /// The listening socket, owned by evhttp once bound (nil while offline or closed).
-    var boundSocket: OpaquePointer?
-    /// A bound, non-listening socket that keeps the port while offline.
-    var portReservation: Int32?
+    /// The listening sockets, owned by evhttp once bound (empty while offline or closed).
+    var boundSockets: [OpaquePointer] = []
+    /// Bound, non-listening sockets that keep the port while offline.
+    var portReservations: [Int32] = []
     var offlineTimer: OpaquePointer?
     var offlineUntil = 0.0
     /// Set by `close`: the listener never opens again.
     private(set) var isClosed = false
 
-    /// Binds `host:port` and hands the socket to `http`.
+    /// Binds the host's addresses on `port` and hands the sockets to `http`.
     init(loop: EventLoop, http: OpaquePointer, host: String, port: Int) throws(ServerError) {
-        let bound = try Listener.bind(host: host, port: port, base: loop.base)
+        let bound = try Listener.bindAll(Listener.addresses(for: host), port: port, base: loop.base)
         self.loop = loop
         self.http = http
         self.host = host
+        self.addresses = bound.addresses
         self.port = bound.port
-        boundSocket = evhttp_bind_listener(http, bound.listener)
+        boundSockets = bound.listeners.compactMap { evhttp_bind_listener(http, $0) }
     }
 
     /// Stops accepting for good (shutdown): the socket, the reservation and the offline timer go.
@@ -35,14 +39,10 @@ final class Listener {
             event_free(offlineTimer)
             self.offlineTimer = nil
         }
-        if let portReservation {
-            Foundation.close(portReservation)
-            self.portReservation = nil
-        }
-        if let boundSocket {
-            evhttp_del_accept_socket(http, boundSocket)
-            self.boundSocket = nil
-        }
+        portReservations.forEach { Foundation.close($0) }
+        portReservations = []
+        boundSockets.forEach { evhttp_del_accept_socket(http, $0) }
+        boundSockets = []
     }
 
     /// Binds a listening socket with a 1,024-connection backlog (evhttp's own bind hard-codes 128) and
@@ -96,6 +96,9 @@ final class Listener {
             let reason = String(cString: strerror(code))
             if code == EADDRINUSE {
                 throw ServerError(kind: .addressInUse, description: "port \(port) on \(host) is already in use")
+            }
+            if code == EADDRNOTAVAIL || code == EAFNOSUPPORT {
+                throw ServerError(kind: .invalidHost, description: "cannot listen on \(host):\(port): \(reason)")
             }
             throw ServerError(kind: .listenerFailed, description: "cannot listen on \(host):\(port): \(reason)")
         }

@@ -10,7 +10,7 @@ import FoundationNetworking
 /// not exist and per-task delegates are ignored for plain data tasks). It never uses `URLSession.shared`.
 ///
 /// ```swift
-/// let client = APIClient(baseURL: URL(string: "http://127.0.0.1:8080")!)
+/// let client = APIClient(baseURL: URL(string: "http://localhost:8080")!)
 /// let page = try await client.send(Endpoint<Page>(path: "products", queryItems: [.init(name: "limit", value: "10")]))
 /// ```
 ///

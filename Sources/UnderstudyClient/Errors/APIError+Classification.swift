@@ -129,8 +129,8 @@ extension APIError {
         return text
     }
 
-    static func headers(of response: HTTPURLResponse) -> [String: String] {
-        var headers: [String: String] = [:]
+    static func headers(of response: HTTPURLResponse) -> ResponseHeaders {
+        var headers: ResponseHeaders = [:]
         for (name, value) in response.allHeaderFields {
             headers[String(describing: name)] = String(describing: value)
         }

@@ -42,8 +42,9 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
     public var attempts: Int = 0
     /// The HTTP status, for kinds that come from a response.
     public var status: Int?
-    /// The response headers, for kinds that come from a response.
-    public var headers: [String: String] = [:]
+    /// The response headers, for kinds that come from a response; looked up by name in any case
+    /// (`headers["retry-after"]`), as Apple's and Linux's Foundation spell names differently.
+    public var headers: ResponseHeaders = [:]
     /// The raw response body, for error statuses and decoding failures.
     public var body: Data?
     /// The server's `{"message": …}` text, when the error body carries one.

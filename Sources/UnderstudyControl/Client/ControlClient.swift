@@ -12,14 +12,14 @@ import FoundationNetworking
 /// ``ControlError``s carrying the server's message (and, for a bad fault spec, the directive and its position).
 ///
 /// ```swift
-/// let control = ControlClient(baseURL: URL(string: "http://127.0.0.1:8080")!)
+/// let control = ControlClient(baseURL: URL(string: "http://localhost:8080")!)
 /// try await control.addRule(Rule(.status(503), path: "/products/*", times: 2))
 /// let journal = try await control.requests(path: "/products/*")
 /// ```
 ///
 /// Uses Foundation's `URLSession` only (FoundationNetworking on Linux), so it runs on iOS, macOS and Linux.
 public final class ControlClient: Sendable {
-    /// The server's base URL, e.g. `http://127.0.0.1:8080`.
+    /// The server's base URL, e.g. `http://localhost:8080`.
     public let baseURL: URL
     /// The admin token sent as `X-Understudy-Token`, for a server started with `--admin-token`.
     public let token: String?
@@ -40,13 +40,13 @@ public final class ControlClient: Sendable {
         session = URLSession(configuration: configuration)
     }
 
-    /// A client for the server `UNDERSTUDY_URL` names (default `http://127.0.0.1:8080`, what `make run` serves),
+    /// A client for the server `UNDERSTUDY_URL` names (default `http://localhost:8080`, what `make run` serves),
     /// with the token in `UNDERSTUDY_ADMIN_TOKEN`, if set.
     ///
     /// - Parameter environment: The environment to read (the process's by default).
     /// - Returns: The client.
     public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) -> ControlClient {
-        let url = environment["UNDERSTUDY_URL"].flatMap { URL(string: $0) } ?? URL(string: "http://127.0.0.1:8080")!
+        let url = environment["UNDERSTUDY_URL"].flatMap { URL(string: $0) } ?? URL(string: "http://localhost:8080")!
         return ControlClient(baseURL: url, token: environment["UNDERSTUDY_ADMIN_TOKEN"])
     }
 

@@ -56,7 +56,7 @@ public struct ControlError: Error, Sendable, CustomStringConvertible {
     ///
     /// - Parameters:
     ///   - kind: The classification.
-    ///   - request: The method and URL, e.g. `POST http://127.0.0.1:8080/__understudy/faults`.
+    ///   - request: The method and URL, e.g. `POST http://localhost:8080/__understudy/faults`.
     public init(_ kind: Kind, request: String) {
         self.kind = kind
         self.request = request

@@ -5,6 +5,7 @@ import FoundationNetworking
 import Testing
 import Understudy
 import UnderstudyControl
+import UnderstudyControlTesting
 
 /// The same session trait against an in-process server: a target that links `Understudy` starts one and points
 /// the trait at its `baseURL`, and the in-process API takes the same typed faults.

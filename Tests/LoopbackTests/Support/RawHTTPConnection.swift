@@ -8,12 +8,13 @@ final class RawHTTPConnection {
     /// The descriptor is kept in a local until the connection stands: once `self.socket` is set, a throwing init
     /// still runs `deinit`, and closing here as well closed the number twice — by then, often, another test's
     /// socket, which that test saw as a reset or a broken pipe.
-    init(port: Int, receiveTimeoutSeconds: Int = 5, receiveBufferBytes: Int? = nil) throws {
+    init(port: Int, host: String = "127.0.0.1", receiveTimeoutSeconds: Int = 5, receiveBufferBytes: Int? = nil) throws {
+        let family = host.contains(":") ? AF_INET6 : AF_INET
         #if canImport(Glibc)
         // Close-on-exec: a child process spawned by a parallel test must not inherit it and hold it open.
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let socket = Glibc.socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         #else
-        let socket = Darwin.socket(AF_INET, SOCK_STREAM, 0)
+        let socket = Darwin.socket(family, SOCK_STREAM, 0)
         #endif
         guard socket >= 0 else { throw RawHTTPConnection.error(errno) }
         var timeout = timeval(tv_sec: receiveTimeoutSeconds, tv_usec: 0)
@@ -21,21 +22,38 @@ final class RawHTTPConnection {
         if var size = receiveBufferBytes.map(Int32.init) {
             setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
+        let connected = family == AF_INET6 ? RawHTTPConnection.connect(socket, toIPv6: host, port: port)
+                                           : RawHTTPConnection.connect(socket, toIPv4: host, port: port)
         guard connected == 0 else {
             let code = errno
             close(socket)
             throw RawHTTPConnection.error(code)
         }
         self.socket = socket
+    }
+
+    private static func connect(_ socket: Int32, toIPv4 host: String, port: Int) -> Int32 {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr(host)
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Foundation.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+    }
+
+    private static func connect(_ socket: Int32, toIPv6 host: String, port: Int) -> Int32 {
+        var address = sockaddr_in6()
+        address.sin6_family = sa_family_t(AF_INET6)
+        address.sin6_port = UInt16(port).bigEndian
+        guard inet_pton(AF_INET6, host, &address.sin6_addr) == 1 else { errno = EINVAL; return -1 }
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Foundation.connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in6>.size))
+            }
+        }
     }
 
     /// The errno as a `POSIXError`, so a test can tell ECONNREFUSED from any other failure. An errno Foundation has

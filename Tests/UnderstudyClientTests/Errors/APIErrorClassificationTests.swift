@@ -76,7 +76,11 @@ import Testing
         #expect(error.retryAfter == .seconds(3))
         #expect(error.serverMessage == "request limit exceeded, please wait a few seconds")
         #expect(error.body == body)
-        #expect(error.headers.keys.contains { $0.lowercased() == "x-ratelimit-limit" })
+        // Apple canonicalises names (X-Ratelimit-Limit), libcurl keeps them: every spelling finds the field.
+        #expect(error.headers["x-ratelimit-limit"] == "100")
+        #expect(error.headers["X-RateLimit-Limit"] == "100")
+        #expect(error.headers["RETRY-AFTER"] == "3")
+        #expect(error.headers["X-Missing"] == nil)
         #expect(error.url == url)
     }
 

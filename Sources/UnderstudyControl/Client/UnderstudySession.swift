@@ -5,8 +5,8 @@ import FoundationNetworking
 
 /// A session on an Understudy: its own rules, seed and journal, on a server other tests share.
 ///
-/// ``UnderstudySessionTrait`` opens one per test and makes it ``current``; an XCTest suite opens one with
-/// `understudySession()`; anything else with ``open(on:id:seed:)`` and ``end()``. The app under test joins it
+/// `UnderstudyControlTesting`'s `.understudySession` trait opens one per test and makes it ``current``; an
+/// XCTest suite opens one with its `understudySession()`; anything else with ``open(on:id:seed:)`` and ``end()``. The app under test joins it
 /// by sending ``headers`` on its requests (``configure(_:)`` does it for a `URLSessionConfiguration`), or, in a
 /// UI test, by reading ``launchArguments``.
 public struct UnderstudySession: Sendable {
@@ -17,7 +17,7 @@ public struct UnderstudySession: Sendable {
     /// The client for the server the session lives on.
     public let control: ControlClient
 
-    /// The session of the running test, set by ``UnderstudySessionTrait``.
+    /// The session of the running test, set by `UnderstudyControlTesting`'s `.understudySession` trait.
     @TaskLocal public static var current: UnderstudySession?
 
     /// Opens a session on a server.

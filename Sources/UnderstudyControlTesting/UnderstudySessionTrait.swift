@@ -1,3 +1,6 @@
+// The trait is spelled in UnderstudyControl's types (`UnderstudySession.current`, `ControlClient`), so a test that
+// imports this module has them without a second import.
+@_exported import UnderstudyControl
 import Testing
 
 /// A Swift Testing trait that gives each test its own session on a shared Understudy, and ends it afterwards.
@@ -12,7 +15,8 @@ import Testing
 /// ```
 ///
 /// Why it lives here, against a URL, rather than in a library that links the server: the trait only needs the
-/// admin API, so one implementation serves every way a server can run. `.understudySession` uses the server at
+/// admin API, so one implementation serves every way a server can run. Why not in `UnderstudyControl`: an app
+/// links that library (for `URLRequest.understudyFault`), and an app cannot link Swift Testing. `.understudySession` uses the server at
 /// `UNDERSTUDY_URL` (`make run`, a CI job, a server another process owns). A test target that links `Understudy`
 /// starts an `UnderstudyServer` once and passes its `baseURL`: `.understudySession { ControlClient(baseURL:
 /// shared.baseURL) }`. `UnderstudyTesting` stays free of the server, and the server free of Swift Testing.
@@ -31,7 +35,7 @@ public struct UnderstudySessionTrait: TestTrait, SuiteTrait, TestScoping {
         self.seed = seed
     }
 
-    /// Opens a session named after the test, runs the test with it as ``UnderstudySession/current``, and ends it
+    /// Opens a session named after the test, runs the test with it as `UnderstudySession.current`, and ends it
     /// whether the test passed, failed or threw.
     public func provideScope(for test: Test, testCase: Test.Case?,
                              performing function: @Sendable () async throws -> Void) async throws {
@@ -51,7 +55,7 @@ public struct UnderstudySessionTrait: TestTrait, SuiteTrait, TestScoping {
 }
 
 extension Trait where Self == UnderstudySessionTrait {
-    /// A session per test on the server at `UNDERSTUDY_URL` (default `http://127.0.0.1:8080`), with the token in
+    /// A session per test on the server at `UNDERSTUDY_URL` (default `http://localhost:8080`), with the token in
     /// `UNDERSTUDY_ADMIN_TOKEN`.
     public static var understudySession: Self {
         UnderstudySessionTrait(seed: nil) { UnderstudySessionTrait.environmentControl }

@@ -13,12 +13,18 @@ extension XCTestCase {
     ///     let app = XCUIApplication(); app.launchArguments += session.launchArguments; app.launch()
     /// }
     /// ```
+    ///
+    /// It runs on the caller's actor (`isolation`), so a `@MainActor` test — every UI test — calls it without
+    /// sending its non-Sendable `self` to another executor, which Swift 6 rejects; only the Sendable session
+    /// and client cross to the network.
+    ///
     /// - Parameters:
     ///   - control: The server's client (`UNDERSTUDY_URL` by default).
     ///   - seed: The session's seed.
+    ///   - isolation: The caller's actor; leave it to its default.
     /// - Returns: The open session.
-    public func understudySession(on control: ControlClient = .fromEnvironment(),
-                                  seed: UInt64? = nil) async throws -> UnderstudySession {
+    public func understudySession(on control: ControlClient = .fromEnvironment(), seed: UInt64? = nil,
+                                  isolation: isolated (any Actor)? = #isolation) async throws -> UnderstudySession {
         let session = try await UnderstudySession.open(on: control, id: UnderstudySession.id(forTestNamed: name), seed: seed)
         addTeardownBlock {
             try? await session.end()

@@ -1,14 +1,15 @@
-// Blocks for Apple platforms only: SwiftUI and XCUITest do not exist on Linux, so these compile on a Mac.
+// Blocks for Apple platforms only: SwiftUI and XCUITest do not exist on Linux. This target links no server, so a
+// Mac's `swift build --build-tests` compiles the SwiftUI one, and an iOS simulator build the UI-test recipe.
 
-#if canImport(SwiftUI) && canImport(Observation)
+#if canImport(SwiftUI)
 import SwiftUI
 import UnderstudyDummyJSON
 
 // snippet: swiftui-view-model
-@MainActor @Observable final class ProductListModel {   // @Observable needs iOS 17; use ObservableObject on 16
+@MainActor final class ProductListModel: ObservableObject {   // iOS 16; from iOS 17, @Observable and @State
     private let products: ProductsClient
-    var items: [Product] = []
-    var failure: APIError?
+    @Published var items: [Product] = []
+    @Published var failure: APIError?
 
     init(products: ProductsClient) { self.products = products }
 
@@ -18,7 +19,7 @@ import UnderstudyDummyJSON
 }
 
 struct ProductListView: View {
-    @State var model: ProductListModel
+    @ObservedObject var model: ProductListModel
     var body: some View {
         List(model.items) { Text($0.title) }.task { await model.load() }
     }
@@ -30,7 +31,7 @@ struct ProductListView: View {
 #endif
 
 #if os(iOS) && canImport(XCTest)
-import UnderstudyControl
+import UnderstudyControlTesting
 import XCTest
 
 final class UITestRecipe: XCTestCase {
