@@ -15,10 +15,8 @@ extension Router {
                 .json(JSONWriter.encode(.object(try router.addedCart(try RequestBody.fields(of: context.request)))),
                       status: 201)
             },
-            update: { router, context throws(APIError) in
-                let fields = try RequestBody.fields(of: context.request)
-                let stored = try router.catalog.carts.record(router.updateTarget(context.parameter, fields))
-                return .json(JSONWriter.encode(.object(try router.updatedCart(stored.object, fields))))
+            update: ResourceRoutes.update({ $0.carts }) { router, stored, fields throws(APIError) in
+                try router.updatedCart(stored, fields)
             },
             relations: [
                 Route("GET", "/carts/user/{id}", ResourceRoutes.listing(carts, honours: .paging) { router, context, carts throws(APIError) in

@@ -74,10 +74,8 @@ extension Router {
                 .json(JSONWriter.encode(.object(try router.addedComment(try RequestBody.fields(of: context.request)))),
                       status: 201)
             },
-            update: { router, context throws(APIError) in
-                let fields = try RequestBody.fields(of: context.request)
-                let stored = try router.catalog.comments.record(router.updateTarget(context.parameter, fields))
-                return .json(JSONWriter.encode(.object(try router.updatedComment(stored.object, fields))))
+            update: ResourceRoutes.update({ $0.comments }) { router, stored, fields throws(APIError) in
+                try router.updatedComment(stored, fields)
             },
             relations: [
                 Route("GET", "/comments/post/{id}") { router, context throws(APIError) in

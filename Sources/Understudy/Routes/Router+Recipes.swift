@@ -27,10 +27,8 @@ extension Router {
                 let fields = try RequestBody.fields(of: context.request)
                 return .json(JSONWriter.encode(.object(router.echoed(id: router.catalog.recipes.nextID, fields, Router.recipeFields))))
             },
-            update: { router, context throws(APIError) in
-                let fields = try RequestBody.fields(of: context.request)
-                let stored = try router.catalog.recipes.record(router.updateTarget(context.parameter, fields)).object
-                return .json(JSONWriter.encode(.object(router.mergedOnTruthiness(stored, fields, Router.recipeFields))))
+            update: ResourceRoutes.update({ $0.recipes }) { router, stored, fields throws(APIError) in
+                router.mergedOnTruthiness(stored, fields, Router.recipeFields)
             },
             relations: [byElement("tag", "tags"), byElement("meal-type", "mealType")]
         ).routes

@@ -103,4 +103,16 @@ struct ResourceRoutes {
             }
         }
     }
+
+    /// PUT/PATCH of a resource with plain ids: the stored item the body's `id` (else the path) names, merged with
+    /// the body by `merge`.
+    static func update(_ records: @escaping @Sendable (Catalog) -> RecordCollection,
+                       _ merge: @escaping @Sendable (Router, JSONObject, JSONObject) throws(APIError) -> JSONObject)
+        -> Route.Handler {
+        { router, context throws(APIError) in
+            let fields = try RequestBody.fields(of: context.request)
+            let stored = try records(router.catalog).record(router.updateTarget(context.parameter, fields)).object
+            return .json(JSONWriter.encode(.object(try merge(router, stored, fields))))
+        }
+    }
 }

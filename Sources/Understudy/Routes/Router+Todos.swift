@@ -16,14 +16,12 @@ extension Router {
                 return .json(JSONWriter.encode(.object(router.echoed(id: router.catalog.todos.nextID, fields,
                                                                      ["todo", "completed", "userId"]))), status: 201)
             },
-            update: { router, context throws(APIError) in
-                let fields = try RequestBody.fields(of: context.request)
-                let stored = try router.catalog.todos.record(router.updateTarget(context.parameter, fields)).object
+            update: ResourceRoutes.update({ $0.todos }) { router, stored, fields throws(APIError) in
                 var todo = router.mergedOnTruthiness(stored, fields, ["todo"])
                 // `completed` is taken whenever it was sent, false and null included; userId is not validated.
                 todo["completed"] = fields["completed"] ?? stored["completed"]
                 if let sent = fields["userId"], sent.isTruthy { todo["userId"] = sent } else { todo["userId"] = stored["userId"] }
-                return .json(JSONWriter.encode(.object(todo)))
+                return todo
             },
             relations: [
                 Route("GET", "/todos/random/{count}") { router, context throws(APIError) in
