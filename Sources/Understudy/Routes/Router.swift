@@ -75,6 +75,8 @@ final class Router {
             }
         }
         if !allowed.isEmpty { throw methodNotAllowed(reported, allowed: allowed) }
+        // A bare `/http` names the path as routed (`/auth/http` as `/http`), as DummyJSON's status route does.
+        if let hint = statusCodeMissing(request) { throw hint }
         throw notFound(reported)
     }
 
@@ -109,14 +111,17 @@ final class Router {
                         headers: ["Allow": allow.joined(separator: ", ")])
     }
 
-    /// The unknown-route 404 (with a hint on a bare `/http`, which needs a status code).
+    /// The unknown-route 404.
     func notFound(_ request: HTTPRequest) -> APIError {
+        APIError(404, "Route \(request.method) \(request.path) not found")
+    }
+
+    /// The 404 of a bare `/http` (or `/https`), which needs a status code; nil for any other path.
+    private func statusCodeMissing(_ request: HTTPRequest) -> APIError? {
         var cursor = PathCursor(request.path)
-        if let first = cursor.next(), cursor.next() == nil,
-           Router.aliases[first.lowercased()] == "http" || first.lowercased() == "http" {
-            return APIError(404, "Route \(request.method) \(request.path) not found; try /http/404")
-        }
-        return APIError(404, "Route \(request.method) \(request.path) not found")
+        guard let first = cursor.next(), cursor.next() == nil,
+              RoutePattern.word(first, equals: "http") || RoutePattern.word(first, equals: "https") else { return nil }
+        return APIError(404, "Route \(request.method) \(request.path) not found; try /http/404")
     }
 
     var indexReply: HTTPResponse {

@@ -68,6 +68,20 @@ import UnderstudyJSON
         #expect(message(reply("/Https", method: "POST")) == "Route POST /Https not found; try /http/404")
     }
 
+    @Test func theAuthMountNamesThePathAsSent() {
+        let user = Catalog.standard.users.user(named: "emilys")!
+        let token = TokenService(secret: "test-secret").sign(claims: user.tokenClaims, issuedAt: 1_800_000_000,
+                                                             lifetimeSeconds: 3_600)
+        func send(_ method: String, _ target: String) -> HTTPResponse {
+            router.route(HTTPRequest(method: method, target: target, headers: ["Authorization": "Bearer " + token])).response
+        }
+        #expect(message(send("GET", "/Auth/nope/x")) == "Route GET /Auth/nope/x not found")
+        #expect(message(send("TRACE", "/auth/Products")) == "Method TRACE is not allowed on /auth/Products; use GET, HEAD")
+        #expect(message(send("GET", "/auth/http")) == "Route GET /http not found; try /http/404")
+        #expect(send("GET", "/AUTH/users/1").status == 200)
+        #expect(message(router.route(HTTPRequest(method: "GET", target: "/auth/users/1")).response) == "Access Token is required")
+    }
+
     @Test func randomPicksFollowTheSeed() {
         func picks(_ seed: UInt64) -> [[UInt8]] {
             let router = Router(catalog: .standard, tokens: TokenService(secret: "s"))
