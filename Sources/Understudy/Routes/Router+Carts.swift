@@ -11,10 +11,7 @@ extension Router {
         let carts: @Sendable (Router, RouteContext) -> RecordCollection = { router, _ in router.catalog.carts }
         return ResourceRoutes(
             name: "carts", collection: carts, listHonours: .paging, selectsItem: false,
-            add: { router, context throws(APIError) in
-                .json(JSONWriter.encode(.object(try router.addedCart(try RequestBody.fields(of: context.request)))),
-                      status: 201)
-            },
+            add: ResourceRoutes.add { router, fields throws(APIError) in try router.addedCart(fields) },
             update: ResourceRoutes.update({ $0.carts }) { router, stored, fields throws(APIError) in
                 try router.updatedCart(stored, fields)
             },

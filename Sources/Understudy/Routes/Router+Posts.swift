@@ -70,10 +70,7 @@ extension Router {
         ResourceRoutes(
             name: "comments", collection: { router, _ in router.catalog.comments }, listHonours: .paging,
             selectsItem: false,
-            add: { router, context throws(APIError) in
-                .json(JSONWriter.encode(.object(try router.addedComment(try RequestBody.fields(of: context.request)))),
-                      status: 201)
-            },
+            add: ResourceRoutes.add { router, fields throws(APIError) in try router.addedComment(fields) },
             update: ResourceRoutes.update({ $0.comments }) { router, stored, fields throws(APIError) in
                 try router.updatedComment(stored, fields)
             },

@@ -115,4 +115,12 @@ struct ResourceRoutes {
             return .json(JSONWriter.encode(.object(try merge(router, stored, fields))))
         }
     }
+
+    /// A simulated add that answers `make`'s object for the body's fields, with `status`.
+    static func add(status: Int = 201, _ make: @escaping @Sendable (Router, JSONObject) throws(APIError) -> JSONObject)
+        -> Route.Handler {
+        { router, context throws(APIError) in
+            .json(JSONWriter.encode(.object(try make(router, try RequestBody.fields(of: context.request)))), status: status)
+        }
+    }
 }

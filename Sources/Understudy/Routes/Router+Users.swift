@@ -16,9 +16,7 @@ extension Router {
         ]
         return ResourceRoutes(
             name: "users", collection: users, searches: true, filters: true, ids: .validated(noun: "user"),
-            add: { router, context throws(APIError) in
-                .json(JSONWriter.encode(.object(router.addedUser(try RequestBody.fields(of: context.request)))), status: 201)
-            },
+            add: ResourceRoutes.add { router, fields throws(APIError) in router.addedUser(fields) },
             update: { router, context throws(APIError) in
                 let users = router.catalog.userRecords
                 let fields = try RequestBody.fields(of: context.request)
