@@ -121,7 +121,7 @@ extension Pipeline {
             }
             return
         }
-        let routed = router.route(incoming)
+        let routed = router.route(incoming, seed: payloadSeed)
         plan.response = routed.response
         plan.delayMilliseconds += routed.delayMilliseconds
     }

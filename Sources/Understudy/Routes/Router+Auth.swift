@@ -2,44 +2,26 @@ import UnderstudyJSON
 
 /// `/auth/…`: login, the current user, refresh, logout, and every resource mounted again behind a token.
 extension Router {
-    func authRoute(_ request: HTTPRequest, method: String, _ rest: ArraySlice<String>,
-                   _ query: ListQuery) throws(APIError) -> HTTPResponse {
-        switch (rest.first, rest.count) {
-        case ("login"?, 1):
-            try require("POST", method, request)
-            return try login(request)
-        case ("me"?, 1):
-            try require("GET", method, request)
-            return try me(request)
-        case ("refresh"?, 1):
-            try require("POST", method, request)
-            return try refresh(request)
-        case ("logout"?, 1):
-            try require("POST", method, request)
-            _ = try authenticate(request)
-            var response = HTTPResponse.message("Logged out successfully", status: 200)
-            Cookies.clearTokens(in: &response.headers)
-            return response
-        case (nil, _):
-            throw notFound(request)
-        default:
+    /// `/auth/…`: login, the current user, refresh and logout (with their aliases `/users/login` and `/users/me`),
+    /// then every resource mounted again behind the token check.
+    static var authRoutes: [Route] {
+        let login: Route.Handler = { router, context throws(APIError) in try router.login(context.request) }
+        let me: Route.Handler = { router, context throws(APIError) in try router.me(context.request) }
+        return [
+            Route("POST", "/auth/login", login),
+            Route("GET", "/auth/me", me),
+            Route("POST", "/auth/refresh") { router, context throws(APIError) in try router.refresh(context.request) },
+            Route("POST", "/auth/logout") { router, context throws(APIError) in
+                _ = try router.authenticate(context.request)
+                var response = HTTPResponse.message("Logged out successfully", status: 200)
+                Cookies.clearTokens(in: &response.headers)
+                return response
+            },
             // DummyJSON mounts every resource again under /auth behind the token check.
-            _ = try authenticate(request)
-            var inner = request
-            inner.path = request.path.dropFirst("/auth".count)
-            inner.passedTokenCheck = true
-            do {
-                return try dispatch(inner, method: method, rest, query)
-            } catch {
-                // Errors about the route itself name the path the client sent, /auth prefix included.
-                if error.status == 404, error.message == notFound(inner).message { throw notFound(request) }
-                if error.status == 405, let allow = error.headers["Allow"] {
-                    let methods = allow.split(separator: ",").map { $0.trimmingSpaces }.filter { $0 != "HEAD" }
-                    throw methodNotAllowed(request, allowed: methods)
-                }
-                throw error
-            }
-        }
+            Route("*", "/auth/{path...}", action: .mount),
+            Route("POST", "/users/login", login),
+            Route("GET", "/users/me", me),
+        ]
     }
 
     func login(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {

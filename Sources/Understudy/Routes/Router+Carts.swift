@@ -5,42 +5,28 @@ import UnderstudyJSON
 extension Router {
     static let cartProductsMessage = "products must be array of objects, containing product id and quantity"
 
-    func cartRoute(_ request: HTTPRequest, method: String, _ rest: ArraySlice<String>,
-                   _ query: ListQuery) throws(APIError) -> HTTPResponse {
-        let carts = catalog.carts
-        switch rest.count {
-        case 0:
-            try require("GET", method, request)
-            return cachedJSON(request, query) { SharedBytes(list(carts, carts.all, query, honours: .paging)) }
-        case 1:
-            let name = rest[rest.startIndex]
-            switch (method, name) {
-            case ("GET", _):
-                return try item(carts, name, request, query, select: false)
-            case ("POST", "add"):
-                return .json(JSONWriter.encode(.object(try addedCart(try RequestBody.fields(of: request)))), status: 201)
-            case ("PUT", _), ("PATCH", _):
-                let fields = try RequestBody.fields(of: request)
-                let stored = try carts.record(updateTarget(name, fields))
-                return .json(JSONWriter.encode(.object(try updatedCart(stored.object, fields))))
-            case ("DELETE", _):
-                return deleted(try carts.record(name))
-            default:
-                throw resourceMethodNotAllowed(request, name, writable: true)
-            }
-        case 2 where rest[rest.startIndex] == "user":
-            try require("GET", method, request)
-            let user = try validated(rest[rest.startIndex + 1], in: catalog.userRecords, noun: "user")
-            let matches = carts.matching("userId", equals: user.idText)
-            return cachedJSON(request, query) { SharedBytes(list(carts, matches, query, honours: .paging)) }
-        default:
-            throw notFound(request)
-        }
+    /// `/carts…`: the generic resource routes (lists honour paging only, items never `select`), a user's carts, and
+    /// writes whose lines are real products.
+    static var cartRoutes: [Route] {
+        let carts: @Sendable (Router, RouteContext) -> RecordCollection = { router, _ in router.catalog.carts }
+        return ResourceRoutes(
+            name: "carts", collection: carts, listHonours: .paging, selectsItem: false,
+            add: ResourceRoutes.add { router, fields throws(APIError) in try router.addedCart(fields) },
+            update: ResourceRoutes.update({ $0.carts }) { router, stored, fields throws(APIError) in
+                try router.updatedCart(stored, fields)
+            },
+            relations: [
+                Route("GET", "/carts/user/{id}", ResourceRoutes.listing(carts, honours: .paging) { router, context, carts throws(APIError) in
+                    let user = try router.validated(context.parameter, in: router.catalog.userRecords, noun: "user")
+                    return carts.matching("userId", equals: user.idText)
+                }),
+            ]
+        ).routes
     }
 
     /// POST /carts/add. DummyJSON collects the matching products in catalogue order and gives the i-th of them the
     /// i-th quantity sent, so quantities move when the body is not in ascending id order; that is kept.
-    private func addedCart(_ fields: JSONObject) throws(APIError) -> JSONObject {
+    fileprivate func addedCart(_ fields: JSONObject) throws(APIError) -> JSONObject {
         let user = try validated(fields["userId"], in: catalog.userRecords, noun: "user")
         let sent = try cartLines(fields["products"], required: true)
         let ids = sent.map { line in line["id"].map { JSNumber.number(SortKey.jsString($0)) } ?? 0 }
@@ -58,7 +44,7 @@ extension Router {
 
     /// PUT/PATCH /carts/{id}: with a truthy `merge` the stored lines come first; then each sent line whose product
     /// exists replaces the line with the same raw id, or is appended. The sent fields override the catalogue's.
-    private func updatedCart(_ stored: JSONObject, _ fields: JSONObject) throws(APIError) -> JSONObject {
+    fileprivate func updatedCart(_ stored: JSONObject, _ fields: JSONObject) throws(APIError) -> JSONObject {
         var userID = stored["userId"] ?? .null
         if let sent = fields["userId"], sent.isTruthy {
             userID = try validated(sent, in: catalog.userRecords, noun: "user").object["id"] ?? .null

@@ -4,40 +4,24 @@ import UnderstudyJSON
 /// string field, DummyJSON's `filter`, one item, and simulated writes, with the same messages as the built-in
 /// resources.
 extension Router {
-    func collectionRoute(_ collection: RecordCollection, _ request: HTTPRequest, method: String,
-                         _ rest: ArraySlice<String>, _ query: ListQuery) throws(APIError) -> HTTPResponse {
-        switch rest.count {
-        case 0:
-            try require("GET", method, request)
-            return cachedJSON(request, query) { SharedBytes(list(collection, collection.all, query)) }
-        case 1:
-            let name = rest[rest.startIndex]
-            switch (method, name) {
-            case ("GET", "search"):
-                return cachedJSON(request, query) { SharedBytes(list(collection, collection.search(query.search), query)) }
-            case ("GET", "filter"):
-                let matches = try filter(collection, request)
-                return cachedJSON(request, query) { SharedBytes(list(collection, matches, query)) }
-            case ("GET", _):
-                return try item(collection, name, request, query)
-            case ("POST", "add"):
-                return try added(collection, request, status: 201)
-            case ("PUT", _), ("PATCH", _):
-                let stored = try collection.record(name).object
-                var updated = stored
-                for entry in try RequestBody.fields(of: request).entries where entry.key != "id" {
+    /// `/{collection}…`: the generic resource routes over one of your own collections, whose writes take the body's
+    /// fields as sent.
+    static var collectionRoutes: [Route] {
+        let own: @Sendable (Router, RouteContext) -> RecordCollection = { router, context in
+            guard let collection = context.collection else { preconditionFailure("a {collection} row matched no collection") }
+            return collection
+        }
+        return ResourceRoutes(
+            name: "{collection}", collection: own, searches: true, filters: true,
+            add: { router, context throws(APIError) in try router.added(own(router, context), context.request, status: 201) },
+            update: { router, context throws(APIError) in
+                var updated = try own(router, context).record(context.parameter).object
+                for entry in try RequestBody.fields(of: context.request).entries where entry.key != "id" {
                     updated[entry.key] = entry.value
                 }
                 return .json(JSONWriter.encode(.object(updated)))
-            case ("DELETE", _):
-                return deleted(try collection.record(name))
-            default:
-                throw methodNotAllowed(request, allowed: name == "add" ? ["GET", "POST", "PUT", "PATCH", "DELETE"]
-                                                                       : ["GET", "PUT", "PATCH", "DELETE"])
             }
-        default:
-            throw notFound(request)
-        }
+        ).routes
     }
 
     /// The list wrapper over `matches`, named after the collection.

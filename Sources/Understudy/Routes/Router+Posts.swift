@@ -5,109 +5,81 @@ import UnderstudyJSON
 extension Router {
     static let postWritableFields = ["title", "body", "userId", "tags", "reactions"]
 
-    func postRoute(_ request: HTTPRequest, method: String, _ rest: ArraySlice<String>,
-                   _ query: ListQuery) throws(APIError) -> HTTPResponse {
-        let posts = catalog.posts
-        switch rest.count {
-        case 0:
-            try require("GET", method, request)
-            return cachedJSON(request, query) { SharedBytes(list(posts, posts.all, query)) }
-        case 1:
-            let name = rest[rest.startIndex]
-            switch (method, name) {
-            case ("GET", "search"):
-                return cachedJSON(request, query) { SharedBytes(list(posts, posts.search(query.search), query)) }
-            case ("GET", "tag-list"):
-                return cachedJSON(request, query) {
-                    SharedBytes(JSONWriter.encode(.array(posts.distinctElements(of: "tags").map(JSONValue.string))))
-                }
-            case ("GET", "tags"):
-                return cachedJSON(request, query) {
-                    SharedBytes(JSONWriter.encode(.array(posts.distinctElements(of: "tags").map { tag in
-                        .object(JSONObject([
-                            .init(key: "slug", value: .string(tag)),
-                            .init(key: "name", value: .string(ProductCategory(slug: tag).name)),
-                            .init(key: "url", value: .string("https://dummyjson.com/posts/tag/" + tag)),
-                        ]))
-                    })))
-                }
-            case ("GET", _):
-                let post = try validated(name, in: posts, noun: "post")
-                return try item(posts, post.idText, request, query)
-            case ("POST", "add"):
-                let fields = try RequestBody.fields(of: request)
-                _ = try validated(fields["userId"], in: catalog.userRecords, noun: "user")
-                return .json(JSONWriter.encode(.object(echoed(id: posts.nextID, fields, Router.postWritableFields))),
-                             status: 201)
-            case ("PUT", _), ("PATCH", _):
-                let fields = try RequestBody.fields(of: request)
-                let stored = fields["id"] == nil ? try validated(name, in: posts, noun: "post")
-                                                 : try validated(fields["id"], in: posts, noun: "post")
-                return .json(JSONWriter.encode(.object(mergedOnTruthiness(stored.object, fields, Router.postWritableFields))))
-            case ("DELETE", _):
-                return deleted(try validated(name, in: posts, noun: "post"))
-            default:
-                throw resourceMethodNotAllowed(request, name, writable: true)
-            }
-        case 2:
-            let (first, second) = (rest[rest.startIndex], rest[rest.startIndex + 1])
-            guard first == "tag" || first == "user" || second == "comments" else { throw notFound(request) }
-            try require("GET", method, request)
-            switch (first, second) {
-            case ("tag", _):
-                let matches = posts.matching("tags", containsIgnoringCase: second)
-                return cachedJSON(request, query) { SharedBytes(list(posts, matches, query)) }
-            case ("user", _):
-                let user = try validated(second, in: catalog.userRecords, noun: "user")
-                let matches = posts.matching("userId", equals: user.idText)
-                return cachedJSON(request, query) { SharedBytes(list(posts, matches, query)) }
-            case (_, "comments"):
-                return try commentsOnPost(first, request, query)
-            default:
-                throw notFound(request)
-            }
-        default:
-            throw notFound(request)
-        }
+    /// `/posts…`: the generic resource routes with validated ids, the tag lists and the post relations.
+    static var postRoutes: [Route] {
+        let posts: @Sendable (Router, RouteContext) -> RecordCollection = { router, _ in router.catalog.posts }
+        return ResourceRoutes(
+            name: "posts", collection: posts, searches: true, ids: .validated(noun: "post"),
+            reads: [
+                Route("GET", "/posts/tag-list") { router, context throws(APIError) in
+                    router.cachedJSON(context.request, context.query) {
+                        SharedBytes(JSONWriter.encode(.array(router.catalog.posts.distinctElements(of: "tags").map(JSONValue.string))))
+                    }
+                },
+                Route("GET", "/posts/tags") { router, context throws(APIError) in
+                    router.cachedJSON(context.request, context.query) {
+                        SharedBytes(JSONWriter.encode(.array(router.catalog.posts.distinctElements(of: "tags").map { tag in
+                            .object(JSONObject([
+                                .init(key: "slug", value: .string(tag)),
+                                .init(key: "name", value: .string(ProductCategory(slug: tag).name)),
+                                .init(key: "url", value: .string("https://dummyjson.com/posts/tag/" + tag)),
+                            ]))
+                        })))
+                    }
+                },
+            ],
+            add: { router, context throws(APIError) in
+                let fields = try RequestBody.fields(of: context.request)
+                _ = try router.validated(fields["userId"], in: router.catalog.userRecords, noun: "user")
+                return .json(JSONWriter.encode(.object(router.echoed(id: router.catalog.posts.nextID, fields,
+                                                                     Router.postWritableFields))), status: 201)
+            },
+            update: { router, context throws(APIError) in
+                let posts = router.catalog.posts
+                let fields = try RequestBody.fields(of: context.request)
+                let stored = fields["id"] == nil ? try router.validated(context.parameter, in: posts, noun: "post")
+                                                 : try router.validated(fields["id"], in: posts, noun: "post")
+                return .json(JSONWriter.encode(.object(router.mergedOnTruthiness(stored.object, fields, Router.postWritableFields))))
+            },
+            relations: [
+                Route("GET", "/posts/tag/{tag}", ResourceRoutes.listing(posts) { _, context, posts throws(APIError) in
+                    posts.matching("tags", containsIgnoringCase: context.parameter)
+                }),
+                Route("GET", "/posts/user/{id}", ResourceRoutes.listing(posts) { router, context, posts throws(APIError) in
+                    let user = try router.validated(context.parameter, in: router.catalog.userRecords, noun: "user")
+                    return posts.matching("userId", equals: user.idText)
+                }),
+                Route("GET", "/posts/{id}/comments") { router, context throws(APIError) in
+                    try router.commentsOnPost(context.parameter, context.request, context.query)
+                },
+            ]
+        ).routes
     }
 
     /// `/posts/{id}/comments` and `/comments/post/{id}`: the post validated, then its comments in comment order.
-    private func commentsOnPost(_ postID: String, _ request: HTTPRequest, _ query: ListQuery) throws(APIError) -> HTTPResponse {
+    func commentsOnPost(_ postID: String, _ request: HTTPRequest, _ query: ListQuery) throws(APIError) -> HTTPResponse {
         let post = try validated(postID, in: catalog.posts, noun: "post")
         let comments = catalog.comments
         let matches = comments.matching("postId", equals: post.idText)
         return cachedJSON(request, query) { SharedBytes(list(comments, matches, query, honours: .paging)) }
     }
 
-    func commentRoute(_ request: HTTPRequest, method: String, _ rest: ArraySlice<String>,
-                      _ query: ListQuery) throws(APIError) -> HTTPResponse {
-        let comments = catalog.comments
-        switch rest.count {
-        case 0:
-            try require("GET", method, request)
-            return cachedJSON(request, query) { SharedBytes(list(comments, comments.all, query, honours: .paging)) }
-        case 1:
-            let name = rest[rest.startIndex]
-            switch (method, name) {
-            case ("GET", _):
-                return try item(comments, name, request, query, select: false)
-            case ("POST", "add"):
-                return .json(JSONWriter.encode(.object(try addedComment(try RequestBody.fields(of: request)))), status: 201)
-            case ("PUT", _), ("PATCH", _):
-                let fields = try RequestBody.fields(of: request)
-                let stored = try comments.record(updateTarget(name, fields))
-                return .json(JSONWriter.encode(.object(try updatedComment(stored.object, fields))))
-            case ("DELETE", _):
-                return deleted(try comments.record(name))
-            default:
-                throw resourceMethodNotAllowed(request, name, writable: true)
-            }
-        case 2 where rest[rest.startIndex] == "post":
-            try require("GET", method, request)
-            return try commentsOnPost(rest[rest.startIndex + 1], request, query)
-        default:
-            throw notFound(request)
-        }
+    /// `/comments…`: the generic resource routes (lists honour paging only, items never `select`) and a post's
+    /// comments.
+    static var commentRoutes: [Route] {
+        ResourceRoutes(
+            name: "comments", collection: { router, _ in router.catalog.comments }, listHonours: .paging,
+            selectsItem: false,
+            add: ResourceRoutes.add { router, fields throws(APIError) in try router.addedComment(fields) },
+            update: ResourceRoutes.update({ $0.comments }) { router, stored, fields throws(APIError) in
+                try router.updatedComment(stored, fields)
+            },
+            relations: [
+                Route("GET", "/comments/post/{id}") { router, context throws(APIError) in
+                    try router.commentsOnPost(context.parameter, context.request, context.query)
+                },
+            ]
+        ).routes
     }
 
     /// `{id, username, fullName}` of a comment's author.
@@ -122,7 +94,7 @@ extension Router {
     }
 
     /// POST /comments/add: body a non-empty string, then postId and userId validated; no `likes` key.
-    private func addedComment(_ fields: JSONObject) throws(APIError) -> JSONObject {
+    fileprivate func addedComment(_ fields: JSONObject) throws(APIError) -> JSONObject {
         guard let body = fields["body"]?.stringValue, !body.isEmpty else { throw APIError(400, "Invalid comment body") }
         _ = try validated(fields["postId"], in: catalog.posts, noun: "post")
         let user = try validated(fields["userId"], in: catalog.userRecords, noun: "user")
@@ -136,7 +108,7 @@ extension Router {
 
     /// PUT/PATCH /comments/{id}: the stored comment; a non-empty string body replaces its body, a truthy postId is
     /// validated and kept as sent, a truthy userId is validated and rebuilds `user`.
-    private func updatedComment(_ stored: JSONObject, _ fields: JSONObject) throws(APIError) -> JSONObject {
+    fileprivate func updatedComment(_ stored: JSONObject, _ fields: JSONObject) throws(APIError) -> JSONObject {
         var comment = stored
         if let body = fields["body"]?.stringValue, !body.isEmpty { comment["body"] = .string(body) }
         if let postID = fields["postId"], postID.isTruthy {

@@ -6,46 +6,50 @@ extension Router {
     static let writableFields = ["title", "price", "discountPercentage", "stock", "rating", "images", "thumbnail",
                                  "description", "brand", "category"]
 
-    func productRoute(_ request: HTTPRequest, method: String, _ rest: ArraySlice<String>,
-                      _ query: ListQuery) throws(APIError) -> HTTPResponse {
-        switch rest.count {
-        case 0:
-            try require("GET", method, request)
-            return cachedJSON(request, query) { SharedBytes(listing.body(matching: catalog.products.indices, query: query)) }
-        case 1:
-            let name = rest[rest.startIndex]
-            switch (method, name) {
-            case ("GET", "search"):
-                return cachedJSON(request, query) { SharedBytes(listing.body(matching: listing.search(query.search), query: query)) }
-            case ("GET", "categories"):
-                return cachedJSON(request, query) { catalog.categoriesBody }
-            case ("GET", "category-list"):
-                return cachedJSON(request, query) { catalog.categoryListBody }
-            case ("GET", _):
-                let product = try self.product(name)
-                guard let keys = query.select else {
-                    return cachedJSON(request, query) { product.encoded }
+    /// `/products…`: the resource routes (list, search, add, one product and its writes) over the catalogue, with
+    /// the category lists and the stream. Their read replies are cached, pre-encoded.
+    static var productRoutes: [Route] {
+        [
+            Route("GET", "/products") { router, context throws(APIError) in
+                router.cachedJSON(context.request, context.query) {
+                    SharedBytes(router.listing.body(matching: router.catalog.products.indices, query: context.query))
                 }
-                return cachedJSON(request, query) { SharedBytes(product.encoded(selecting: keys)) }
-            case ("POST", "add"):
-                return try addProduct(request)
-            case ("PUT", _), ("PATCH", _):
-                return try updateProduct(request, id: name)
-            case ("DELETE", _):
-                return try deleteProduct(id: name)
-            default:
-                // Allow names every method this URL answers without a 405: on `add` GET, PUT, PATCH and DELETE reach
-                // the `/{id}` routes (and answer their 404), as they do on any other word.
-                throw methodNotAllowed(request, allowed: name == "add" ? ["GET", "POST", "PUT", "PATCH", "DELETE"]
-                                                                       : ["GET", "PUT", "PATCH", "DELETE"])
-            }
-        case 2 where rest[rest.startIndex] == "category":
-            let slug = rest[rest.startIndex + 1]
-            try require("GET", method, request)
-            return cachedJSON(request, query) { SharedBytes(listing.body(matching: listing.category(slug), query: query)) }
-        default:
-            throw notFound(request)
-        }
+            },
+            Route("GET", "/products/search") { router, context throws(APIError) in
+                router.cachedJSON(context.request, context.query) {
+                    SharedBytes(router.listing.body(matching: router.listing.search(context.query.search), query: context.query))
+                }
+            },
+            Route("GET", "/products/categories") { router, context throws(APIError) in
+                router.cachedJSON(context.request, context.query) { router.catalog.categoriesBody }
+            },
+            Route("GET", "/products/category-list") { router, context throws(APIError) in
+                router.cachedJSON(context.request, context.query) { router.catalog.categoryListBody }
+            },
+            // GET and HEAD only: any other method is routed like `/products/{id}` with the id `stream`.
+            Route("GET", "/products/stream", action: .stream),
+            Route("POST", "/products/add") { router, context throws(APIError) in try router.addProduct(context.request) },
+            Route("GET", "/products/{id}") { router, context throws(APIError) in
+                let product = try router.product(context.parameter)
+                guard let keys = context.query.select else {
+                    return router.cachedJSON(context.request, context.query) { product.encoded }
+                }
+                return router.cachedJSON(context.request, context.query) { SharedBytes(product.encoded(selecting: keys)) }
+            },
+            Route("PUT", "/products/{id}") { router, context throws(APIError) in
+                try router.updateProduct(context.request, id: context.parameter)
+            },
+            Route("PATCH", "/products/{id}") { router, context throws(APIError) in
+                try router.updateProduct(context.request, id: context.parameter)
+            },
+            Route("DELETE", "/products/{id}") { router, context throws(APIError) in try router.deleteProduct(id: context.parameter) },
+            Route("GET", "/products/category/{slug}") { router, context throws(APIError) in
+                let slug = context.parameter
+                return router.cachedJSON(context.request, context.query) {
+                    SharedBytes(router.listing.body(matching: router.listing.category(slug), query: context.query))
+                }
+            },
+        ]
     }
 
     /// A 200 JSON reply for a read-only route, from the cache when this exact target was asked before.

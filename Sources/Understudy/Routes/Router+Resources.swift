@@ -29,14 +29,16 @@ extension Router {
 
     /// `/random`: one item; `/random/{n}`: `n` distinct items in random order when `Number(n)` is 1…10 (a
     /// fraction rounds up), else `[]`.
-    func randomPick(_ collection: RecordCollection, _ count: String?) -> HTTPResponse {
+    /// The picks draw from `seed`'s generator, so two servers with the same seed answer the same picks in order.
+    func randomPick(_ collection: RecordCollection, _ count: String?, seed: UInt64) -> HTTPResponse {
         guard let count else {
-            guard let record = collection.records.randomElement() else { return .json(Array("{}".utf8)) }
+            let picked = withPicker(seed: seed) { collection.records.randomElement(using: &$0) }
+            guard let record = picked else { return .json(Array("{}".utf8)) }
             return .json(record.encoded)
         }
         let wanted = JSNumber.number(count)
         guard wanted >= 1, wanted <= 10 else { return .json(Array("[]".utf8)) }
-        let picks = collection.records.indices.shuffled().prefix(Int(wanted.rounded(.up)))
+        let picks = withPicker(seed: seed) { collection.records.indices.shuffled(using: &$0) }.prefix(Int(wanted.rounded(.up)))
         var writer = JSONWriter(reservingCapacity: picks.count * 128 + 2)
         writer.writeRaw("[")
         for (position, index) in picks.enumerated() {
@@ -61,12 +63,5 @@ extension Router {
             if let sent = fields[key], sent.isTruthy { object[key] = sent } else if let kept = stored[key] { object[key] = kept }
         }
         return object
-    }
-
-    /// The 405 of a resource's one-segment routes: `add` also reaches `/{id}`.
-    func resourceMethodNotAllowed(_ request: HTTPRequest, _ name: String, writable: Bool) -> APIError {
-        guard writable else { return methodNotAllowed(request, allowed: ["GET"]) }
-        return methodNotAllowed(request, allowed: name == "add" ? ["GET", "POST", "PUT", "PATCH", "DELETE"]
-                                                                : ["GET", "PUT", "PATCH", "DELETE"])
     }
 }

@@ -2,10 +2,18 @@ import UnderstudyJSON
 
 /// `/http/{code}/{message?}`: any status on demand, as DummyJSON serves it.
 extension Router {
-    func statusRoute(_ request: HTTPRequest, _ segments: [String]) throws(APIError) -> HTTPResponse {
-        guard let codeText = segments.first else {
-            throw APIError(404, "Route \(request.method) \(request.path) not found; try /http/404")
+    /// `/http/{code}` and `/http/{code}/{message}` (the message may hold further `/`), any method; `/test`, `/ping`
+    /// and `/health` echo the method.
+    static var statusRoutes: [Route] {
+        let status: Route.Handler = { router, context throws(APIError) in
+            try router.status(code: context.parameter, message: context.rest)
         }
+        let health: Route.Handler = { router, context throws(APIError) in router.health(method: context.request.method) }
+        return Route.any("/http/{code}", status) + Route.any("/http/{code}/{message...}", status)
+            + Route.any("/test", health) + Route.any("/ping", health) + Route.any("/health", health)
+    }
+
+    private func status(code codeText: String, message custom: String) throws(APIError) -> HTTPResponse {
         // DummyJSON answers 500 for these two; they are the caller's mistake, so Understudy answers 400.
         guard !codeText.isEmpty, codeText.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
             throw APIError(400, "Status code '\(codeText)' is invalid")
@@ -13,7 +21,6 @@ extension Router {
         guard let code = Int(codeText), ReasonPhrase.isSupportedByHTTPRoute(code) else {
             throw APIError(400, "Status code '\(codeText)' is not supported")
         }
-        let custom = segments.dropFirst().joined(separator: "/")
         let message = custom.isEmpty ? ReasonPhrase.forStatus(code) : custom
         if code == 204 || code == 304 { return HTTPResponse(status: code) }
         var writer = JSONWriter(reservingCapacity: 128)
@@ -36,5 +43,13 @@ extension Router {
         writer.write(string: message)
         writer.writeRaw("}")
         return HTTPResponse(status: code, headers: ["Content-Type": "application/json; charset=utf-8"], body: .bytes(writer.bytes))
+    }
+
+    private func health(method: String) -> HTTPResponse {
+        var writer = JSONWriter(reservingCapacity: 48)
+        writer.writeRaw("{\"status\":\"ok\",\"method\":")
+        writer.write(string: method)
+        writer.writeRaw("}")
+        return .json(writer.bytes)
     }
 }

@@ -3,19 +3,33 @@ extension Router {
     /// routed like `/products/{id}` with the id `stream`, as `/products/categories` is (DummyJSON's `/:id` routes),
     /// so `Allow` lists the same methods on every `/products/<word>`.
     func isStreamRequest(_ incoming: HTTPRequest) -> Bool {
-        guard incoming.method == "GET" || incoming.method == "HEAD" else { return false }
+        streamRoute(for: incoming) != nil
+    }
+
+    /// For a request of the table's stream row, whether it came through `/auth` (which checks its token); nil for
+    /// every other request.
+    private func streamRoute(for incoming: HTTPRequest) -> Bool? {
+        guard incoming.method == "GET" || incoming.method == "HEAD" else { return nil }
         var path = incoming.path
-        if path.hasPrefix("/auth/") { path = path.dropFirst("/auth".count) }
-        return path == "/products/stream" || path == "/product/stream"
+        var cursor = PathCursor(path)
+        let mounted = cursor.next().map { RoutePattern.word($0, equals: "auth") } ?? false
+        if mounted { path = cursor.remainder }
+        let (rows, collection) = candidates(for: path)
+        guard collection == nil else { return nil }
+        var captures = RouteCaptures()
+        for row in rows {
+            guard case .stream = Router.table[row].action else { continue }
+            if Router.table[row].pattern.matchesAfterFirstWord(path, captures: &captures) { return mounted }
+        }
+        return nil
     }
 
     /// The stream plan when `incoming` asks for `/products/stream`; nil for every other route. `seed` is the one
     /// its session's payloads derive from, so parallel tests with seeds of their own get their own payloads.
     func streamPlan(for incoming: HTTPRequest, fault: FaultSpec?, seed: UInt64) -> Result<StreamPlan, APIError>? {
-        guard isStreamRequest(incoming) else { return nil }
-        let path = incoming.path.hasPrefix("/auth/") ? incoming.path.dropFirst("/auth".count) : incoming.path
+        guard let mounted = streamRoute(for: incoming) else { return nil }
         do throws(APIError) {
-            if path != incoming.path { _ = try authenticate(incoming) }
+            if mounted { _ = try authenticate(incoming) }
             _ = try ListQuery.parse(incoming.query)
             guard catalog.productCount > 0 else {
                 throw APIError(404, "No products to stream: the catalogue is empty")

@@ -6,59 +6,39 @@ extension Router {
     /// The nested objects of a user, whose leaves the writes merge one by one.
     static let userNestedKeys: Set<String> = ["hair", "address", "bank", "company", "crypto"]
 
-    func userRoute(_ request: HTTPRequest, method: String, _ rest: ArraySlice<String>,
-                   _ query: ListQuery) throws(APIError) -> HTTPResponse {
-        let users = catalog.userRecords
-        switch rest.count {
-        case 0:
-            try require("GET", method, request)
-            return cachedJSON(request, query) { SharedBytes(list(users, users.all, query)) }
-        case 1:
-            let name = rest[rest.startIndex]
-            switch (method, name) {
-            case ("GET", "search"):
-                return cachedJSON(request, query) { SharedBytes(list(users, users.search(query.search), query)) }
-            case ("GET", "filter"):
-                let matches = try filter(users, request)
-                return cachedJSON(request, query) { SharedBytes(list(users, matches, query)) }
-            case ("GET", _):
-                let user = try validated(name, in: users, noun: "user")
-                return try item(users, user.idText, request, query)
-            case ("POST", "add"):
-                return .json(JSONWriter.encode(.object(addedUser(try RequestBody.fields(of: request)))), status: 201)
-            case ("PUT", _), ("PATCH", _):
-                let fields = try RequestBody.fields(of: request)
-                let target = updateTarget(name, fields)
-                let stored = fields["id"] == nil ? try validated(target, in: users, noun: "user")
-                                                 : try validated(fields["id"], in: users, noun: "user")
-                return .json(JSONWriter.encode(.object(updatedUser(stored.object, fields))))
-            case ("DELETE", _):
-                return deleted(try validated(name, in: users, noun: "user"))
-            default:
-                throw resourceMethodNotAllowed(request, name, writable: true)
+    /// `/users…`: the generic resource routes over the users that log in, with their validated ids, DummyJSON's
+    /// `filter`, the nested-leaf merges of their writes and their relations.
+    static var userRoutes: [Route] {
+        let users: @Sendable (Router, RouteContext) -> RecordCollection = { router, _ in router.catalog.userRecords }
+        let relations: [(String, @Sendable (Catalog) -> RecordCollection, RecordListing.Honours)] = [
+            ("carts", { $0.carts }, .paging), ("posts", { $0.posts }, .pagingAndSelect),
+            ("todos", { $0.todos }, .pagingAndSelect),
+        ]
+        return ResourceRoutes(
+            name: "users", collection: users, searches: true, filters: true, ids: .validated(noun: "user"),
+            add: ResourceRoutes.add { router, fields throws(APIError) in router.addedUser(fields) },
+            update: { router, context throws(APIError) in
+                let users = router.catalog.userRecords
+                let fields = try RequestBody.fields(of: context.request)
+                let target = router.updateTarget(context.parameter, fields)
+                let stored = fields["id"] == nil ? try router.validated(target, in: users, noun: "user")
+                                                 : try router.validated(fields["id"], in: users, noun: "user")
+                return .json(JSONWriter.encode(.object(router.updatedUser(stored.object, fields))))
+            },
+            relations: relations.map { relation, records, honours in
+                Route("GET", "/users/{id}/" + relation, ResourceRoutes.listing({ router, _ in records(router.catalog) },
+                                                                              honours: honours) { router, context, related throws(APIError) in
+                    let user = try router.validated(context.parameter, in: router.catalog.userRecords, noun: "user")
+                    return related.matching("userId", equals: user.idText)
+                })
             }
-        case 2:
-            let (id, relation) = (rest[rest.startIndex], rest[rest.startIndex + 1])
-            let related: (RecordCollection, RecordListing.Honours)
-            switch relation {
-            case "carts": related = (catalog.carts, .paging)
-            case "posts": related = (catalog.posts, .pagingAndSelect)
-            case "todos": related = (catalog.todos, .pagingAndSelect)
-            default: throw notFound(request)
-            }
-            try require("GET", method, request)
-            let user = try validated(id, in: users, noun: "user")
-            let matches = related.0.matching("userId", equals: user.idText)
-            return cachedJSON(request, query) { SharedBytes(list(related.0, matches, query, honours: related.1)) }
-        default:
-            throw notFound(request)
-        }
+        ).routes
     }
 
     /// POST /users/add: a complete user with id count + 1. Top-level fields as sent when truthy, else `""` (`null`
     /// for age, height and weight; `"user"` for role); every nested leaf the sent value when truthy, else `""`
     /// (`null` for coordinates).
-    private func addedUser(_ fields: JSONObject) -> JSONObject {
+    fileprivate func addedUser(_ fields: JSONObject) -> JSONObject {
         let template = catalog.userRecords.records.first?.object ?? JSONObject()
         var user = JSONObject([.init(key: "id", value: .number(JSONNumber(catalog.userRecords.nextID)))])
         for entry in template.entries where entry.key != "id" {
@@ -79,7 +59,7 @@ extension Router {
 
     /// PUT/PATCH /users/{id}: a top-level field sent is taken even when falsy (`{"lastName": ""}` blanks it);
     /// nested leaves fall back to the stored ones when the sent value is falsy.
-    private func updatedUser(_ stored: JSONObject, _ fields: JSONObject) -> JSONObject {
+    fileprivate func updatedUser(_ stored: JSONObject, _ fields: JSONObject) -> JSONObject {
         var user = stored
         for entry in stored.entries where entry.key != "id" {
             guard let sent = fields[entry.key] else { continue }

@@ -2,16 +2,18 @@ import Foundation
 import UnderstudyJSON
 
 /// Maps a request to DummyJSON's reply: the pipeline every request goes through (trailing-slash redirect, CORS
-/// preflight, query validation, delay), then the route table.
+/// preflight, query validation, delay), then the route table (`Router.table`).
 ///
-/// Pure apart from its response cache and clock, so its behaviour is unit-tested without a socket. One router
-/// belongs to one event loop.
+/// Pure apart from its response cache, its clock and the generators of its random picks, so its behaviour is
+/// unit-tested without a socket. One router belongs to one event loop.
 final class Router {
     let catalog: Catalog
     let tokens: TokenService
     let now: @Sendable () -> Double
     let cache = ResponseCache()
     var listing: ProductListing { ProductListing(catalog: catalog) }
+    /// The generators random picks draw from, one per seed (the server's, or a session's).
+    private var pickers: [UInt64: SeededGenerator] = [:]
 
     init(catalog: Catalog, tokens: TokenService, now: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }) {
         self.catalog = catalog
@@ -19,8 +21,9 @@ final class Router {
         self.now = now
     }
 
-    /// The reply for `request`, and the delay it asked for.
-    func route(_ request: HTTPRequest) -> RoutedResponse {
+    /// The reply for `request`, and the delay it asked for. `seed` is the one its random picks draw from: the
+    /// session's, or the server's (1 unless configured).
+    func route(_ request: HTTPRequest, seed: UInt64 = 1) -> RoutedResponse {
         // A preflight is answered before the redirect: browsers refuse a redirected preflight.
         if request.method == "OPTIONS" {
             return RoutedResponse(HTTPResponse(status: 204))
@@ -34,88 +37,96 @@ final class Router {
         } catch {
             return RoutedResponse(error.response)
         }
-        let segments = request.path.utf8.split(separator: UInt8(ascii: "/")).map { QueryParameters.decodePath(Substring($0)) }
         let method = request.method == "HEAD" ? "GET" : request.method
         do {
-            return RoutedResponse(try dispatch(request, method: method, segments[...], query),
+            return RoutedResponse(try dispatch(request, method: method, query, seed: seed),
                                   delayMilliseconds: query.delayMilliseconds)
         } catch {
             return RoutedResponse(error.response, delayMilliseconds: query.delayMilliseconds)
         }
     }
 
-    /// Routes by path segments; `method` is the request's, with HEAD read as GET.
-    func dispatch(_ request: HTTPRequest, method: String, _ segments: ArraySlice<String>,
-                  _ query: ListQuery) throws(APIError) -> HTTPResponse {
-        guard let resource = segments.first else {
-            try require("GET", method, request)
-            return index
+    /// Runs the first row of the table whose pattern and method match; `method` is the request's, with HEAD read as
+    /// GET. A path some rows match with other methods is a 405 naming theirs; a path none matches is a 404.
+    /// `reported` is the request the client sent, which the 404 and 405 name (a mounted request's path lacks
+    /// `/auth`).
+    func dispatch(_ request: HTTPRequest, method: String, _ query: ListQuery, seed: UInt64,
+                  reportedAs reported: HTTPRequest? = nil) throws(APIError) -> HTTPResponse {
+        let reported = reported ?? request
+        let (rows, collection) = candidates(for: request.path)
+        var captures = RouteCaptures()
+        var allowed: [String] = []
+        for row in rows {
+            let route = Router.table[row]
+            guard route.pattern.matchesAfterFirstWord(request.path, captures: &captures) else { continue }
+            switch route.action {
+            case .respond(let handler) where route.method == method:
+                return try handler(self, RouteContext(request: request, query: query, captures: captures,
+                                                      collection: collection, seed: seed))
+            case .respond:
+                allowed.append(route.method)
+            case .stream:
+                // Answered by the stream delivery before routing; here it is `/products/{id}`'s id `stream`.
+                continue
+            case .mount where allowed.isEmpty:
+                return try mounted(request, method: method, query, seed: seed, rest: captures.rest ?? "")
+            case .mount:
+                continue
+            }
         }
-        let rest = segments.dropFirst()
-        // Your own collections come first: a `todos.json` given with --fixtures replaces the built-in todos.
-        if !catalog.collections.isEmpty, let collection = catalog.collections[resource.lowercased()] {
-            return try collectionRoute(collection, request, method: method, rest, query)
-        }
-        switch resource {
-        case "products", "product":
-            return try productRoute(request, method: method, rest, query)
-        case "auth":
-            return try authRoute(request, method: method, rest, query)
-        case "users" where method == "POST" && rest.count == 1 && rest.first == "login",
-             "user" where method == "POST" && rest.count == 1 && rest.first == "login":
-            return try login(request)
-        case "users" where method == "GET" && rest.count == 1 && rest.first == "me",
-             "user" where method == "GET" && rest.count == 1 && rest.first == "me":
-            return try me(request)
-        case "users", "user":
-            return try userRoute(request, method: method, rest, query)
-        case "posts", "post":
-            return try postRoute(request, method: method, rest, query)
-        case "comments", "comment":
-            return try commentRoute(request, method: method, rest, query)
-        case "todos", "todo":
-            return try todoRoute(request, method: method, rest, query)
-        case "carts", "cart":
-            return try cartRoute(request, method: method, rest, query)
-        case "quotes", "quote":
-            return try quoteRoute(request, method: method, rest, query)
-        case "recipes", "recipe":
-            return try recipeRoute(request, method: method, rest, query)
-        case "http", "https":
-            return try statusRoute(request, Array(rest))
-        case "test" where rest.isEmpty, "ping" where rest.isEmpty, "health" where rest.isEmpty:
-            return health(method: request.method)
-        default:
-            throw notFound(request)
-        }
+        if !allowed.isEmpty { throw methodNotAllowed(reported, allowed: allowed) }
+        // A bare `/http` names the path as routed (`/auth/http` as `/http`), as DummyJSON's status route does.
+        if let hint = statusCodeMissing(request) { throw hint }
+        throw notFound(reported)
     }
 
-    /// The route answers only `allowed`; any other method gets 405 naming the ones it takes.
-    func require(_ allowed: String, _ method: String, _ request: HTTPRequest) throws(APIError) {
-        guard method == allowed else { throw methodNotAllowed(request, allowed: [allowed]) }
+    /// The rows a path can match: those of your own collection when its first segment names one (they replace a
+    /// built-in resource of that name), else the rows indexed under its first word (an alias read as its resource).
+    func candidates(for path: Substring) -> (rows: [Int], collection: RecordCollection?) {
+        var cursor = PathCursor(path)
+        guard let first = cursor.next() else { return (Router.rowsByFirstWord[""] ?? [], nil) }
+        let word = QueryParameters.decodePath(first).lowercased()
+        if !catalog.collections.isEmpty, let collection = catalog.collections[word] {
+            return (Router.collectionRows, collection)
+        }
+        return (Router.rowsByFirstWord[Router.aliases[word] ?? word] ?? [], nil)
     }
 
+    /// `/auth/…` that no `/auth` route matched: the token checked, then the rest of the path routed as if sent
+    /// without `/auth`, its reply never replayed without the check.
+    private func mounted(_ request: HTTPRequest, method: String, _ query: ListQuery, seed: UInt64,
+                         rest: Substring) throws(APIError) -> HTTPResponse {
+        _ = try authenticate(request)
+        var inner = request
+        inner.path = rest
+        inner.passedTokenCheck = true
+        return try dispatch(inner, method: method, query, seed: seed, reportedAs: request)
+    }
+
+    /// 405 naming the methods the path takes, in `Route.methods` order (HEAD after them wherever GET is).
     func methodNotAllowed(_ request: HTTPRequest, allowed: [String]) -> APIError {
-        let allow = allowed.contains("GET") ? allowed + ["HEAD"] : allowed
+        var allow = Route.methods.filter(allowed.contains)
+        if allow.contains("GET") { allow.append("HEAD") }
         return APIError(405, "Method \(request.method) is not allowed on \(request.path); use \(allow.joined(separator: ", "))",
                         headers: ["Allow": allow.joined(separator: ", ")])
     }
 
+    /// The unknown-route 404.
     func notFound(_ request: HTTPRequest) -> APIError {
         APIError(404, "Route \(request.method) \(request.path) not found")
     }
 
-    private var index: HTTPResponse {
-        .message("Understudy, a DummyJSON-compatible fake backend. Try GET /products, GET /products/1 or POST /auth/login.",
-                 status: 200)
+    /// The 404 of a bare `/http` (or `/https`), which needs a status code; nil for any other path.
+    private func statusCodeMissing(_ request: HTTPRequest) -> APIError? {
+        var cursor = PathCursor(request.path)
+        guard let first = cursor.next(), cursor.next() == nil,
+              RoutePattern.word(first, equals: "http") || RoutePattern.word(first, equals: "https") else { return nil }
+        return APIError(404, "Route \(request.method) \(request.path) not found; try /http/404")
     }
 
-    private func health(method: String) -> HTTPResponse {
-        var writer = JSONWriter(reservingCapacity: 48)
-        writer.writeRaw("{\"status\":\"ok\",\"method\":")
-        writer.write(string: method)
-        writer.writeRaw("}")
-        return .json(writer.bytes)
+    var indexReply: HTTPResponse {
+        .message("Understudy, a DummyJSON-compatible fake backend. Try GET /products, GET /products/1 or POST /auth/login.",
+                 status: 200)
     }
 
     private func redirectWithoutTrailingSlash(_ request: HTTPRequest) -> HTTPResponse {
@@ -125,6 +136,18 @@ final class Router {
         var response = HTTPResponse.message("Moved Permanently. Redirecting to \(location)", status: 301)
         response.headers.add("Location", location)
         return response
+    }
+
+    /// Runs `body` with the generator random picks under `seed` draw from: the same seed gives the same picks, in
+    /// order, on every server.
+    func withPicker<T>(seed: UInt64, _ body: (inout SeededGenerator) -> T) -> T {
+        var generator = pickers[seed] ?? SeededGenerator(seed: seed, stream: "random picks")
+        defer {
+            // A session seed is kept as long as its generator is: at most as many as the fault book keeps sessions.
+            if pickers[seed] == nil, pickers.count >= FaultBook.maximumSessions + 1 { pickers.removeAll(keepingCapacity: true) }
+            pickers[seed] = generator
+        }
+        return body(&generator)
     }
 }
 

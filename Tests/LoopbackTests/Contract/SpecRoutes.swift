@@ -17,7 +17,8 @@ struct SpecRoutes {
         .deletingLastPathComponent().deletingLastPathComponent()
     static let operationKeys: Set<String> = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
 
-    static let paths: [Path] = {
+    /// Every path of the spec, your own collections' `/{collection}…` templates and the admin API's included.
+    static let allPaths: [Path] = {
         let text = (try? String(contentsOf: root.appendingPathComponent("openapi/openapi.yaml"), encoding: .utf8)) ?? ""
         var paths: [Path] = []
         var current: (template: String, methods: Set<String>)?
@@ -36,10 +37,12 @@ struct SpecRoutes {
             }
         }
         if let current { paths.append(Path(template: current.template, methods: current.methods)) }
-        // `/{collection}…` is your own collections' template, served only for files given with --fixtures; the
-        // parity checks run on the built-in data, where it would claim every unknown path.
-        return paths.filter { !$0.template.hasPrefix("/{collection}") }
+        return paths
     }()
+
+    /// The paths served on the built-in data: `/{collection}…` is your own collections' template, served only for
+    /// files given with --fixtures, where it would claim every unknown path.
+    static let paths = allPaths.filter { !$0.template.hasPrefix("/{collection}") }
 
     /// Every template that `path` (concrete, no query) matches; `{name}` stands for one non-empty segment.
     static func templates(matching path: String) -> [Path] {
