@@ -6,14 +6,14 @@ import Testing
     let body = Array((0..<100).map { UInt8($0) })
 
     @Test func brokenConnectionsEndAtOnce() {
-        var empty = BrokenConnection(.empty)
+        let empty = BrokenConnection(.empty)
         #expect(empty.advance(DeliveryContext(now: 0)) == DeliveryTurn([.close(reset: false)]))
-        var resetBefore = BrokenConnection(.reset(afterHeaders: false, contentLength: 10))
+        let resetBefore = BrokenConnection(.reset(afterHeaders: false, contentLength: 10))
         #expect(resetBefore.advance(DeliveryContext(now: 0)) == DeliveryTurn([.close(reset: true)]))
-        var resetAfter = BrokenConnection(.reset(afterHeaders: true, contentLength: 10))
+        let resetAfter = BrokenConnection(.reset(afterHeaders: true, contentLength: 10))
         #expect(resetAfter.advance(DeliveryContext(now: 0))
             == DeliveryTurn([.head(contentLength: 10), .closeWhenFlushed(reset: true)]))
-        var garbage = BrokenConnection(.garbage([1, 2, 3]))
+        let garbage = BrokenConnection(.garbage([1, 2, 3]))
         #expect(garbage.advance(DeliveryContext(now: 0)) == DeliveryTurn([.raw([1, 2, 3]), .closeWhenFlushed(reset: false)]))
     }
 
