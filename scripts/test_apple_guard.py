@@ -101,6 +101,11 @@ class PlantedViolations(unittest.TestCase):
         found = self.problems()
         self.assertEqual([p.split(": ")[0] for p in found], ["Sources/App/Client.swift:3", "Sources/App/Client.swift:4"])
 
+    def test_a_typed_throws_closure_literal_in_an_array_is_no_wrapped_type(self):
+        self.write("Sources/App/Table.swift", "let table: [Row] = [Row(\"GET\") { router, _ throws(E) in router.reply }]\n"
+                   "let other = [Row { x throws(E) -> Int in x }]\n")
+        self.assertEqual(self.problems(), [])
+
     def test_the_command_exits_1_and_names_each_problem(self):
         self.write("Sources/App/Helper.swift", "import XCTest\n")
         dump = os.path.join(self.root, "dump.json")
