@@ -8,10 +8,15 @@ mkdir -p "$out"
 # One package name for every module, so UnderstudyJSON's `package` declarations are visible to the others.
 common=(-sanitize=fuzzer,address -parse-as-library -O -swift-version 6 -package-name understudy)
 # The server's C targets, compiled with the toolchain's clang under the same sanitizer.
-clang -O1 -fsanitize=address,fuzzer-no-link -c Sources/CHeaderLines/HeaderLines.c -I Sources/CHeaderLines/include \
-  $(pkg-config --cflags-only-I libevent) -o "$out/HeaderLines.o"
-clang -O1 -fsanitize=address,fuzzer-no-link -c Sources/CByteSearch/ByteSearch.c -I Sources/CByteSearch/include \
-  -o "$out/ByteSearch.o"
+# Every C file of those targets, so one added to a target is linked here too.
+c_objects=()
+for source in Sources/CHeaderLines/*.c Sources/CByteSearch/*.c; do
+  target=$(basename "$(dirname "$source")")
+  object="$out/$(basename "$source" .c).o"
+  clang -O1 -fsanitize=address,fuzzer-no-link -c "$source" -I "Sources/$target/include" \
+    $(pkg-config --cflags-only-I libevent) -o "$object"
+  c_objects+=("$object")
+done
 # The lock both libraries import, the server's JSON and the typed fault spec it re-exports, as modules of their own (the rest is compiled into one
 # module per binary).
 mkdir -p "$out/modules"
@@ -28,7 +33,7 @@ resources=.build/debug/Understudy.build/DerivedSources/embedded_resources.swift
 swiftc "${common[@]}" -module-name FuzzServer -I "$out/modules" "$out/UnderstudyLocking.o" "$out/UnderstudyJSON.o" \
   "$out/UnderstudyFaultSpec.o" \
   -I Sources/CLibevent -I Sources/CCrypto -I Sources/CHeaderLines/include -I Sources/CByteSearch/include \
-  $(pkg-config --cflags-only-I libevent libcrypto | sed 's/-I/-Xcc -I/g') "$out/HeaderLines.o" "$out/ByteSearch.o" \
+  $(pkg-config --cflags-only-I libevent libcrypto | sed 's/-I/-Xcc -I/g') "${c_objects[@]}" \
   $(find Sources/Understudy -name '*.swift' | sort) "$resources" fuzz/ServerEntry.swift fuzz/FaultSpecTarget.swift \
   fuzz/QueryTarget.swift fuzz/FixturesTarget.swift \
   $(pkg-config --libs libevent libevent_pthreads libcrypto) -o "$out/fuzz-server" 2> >(grep -v "Cannot export local symbol" >&2)

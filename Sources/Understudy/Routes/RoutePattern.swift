@@ -63,9 +63,12 @@ struct RoutePattern: Sendable, CustomStringConvertible {
 
     /// Whether a raw path segment is `literal` (lower-case), ignoring ASCII case, once percent-decoded.
     static func word(_ raw: Substring, equals literal: String) -> Bool {
-        if raw.utf8.contains(UInt8(ascii: "%")) {
-            return word(Substring(QueryParameters.decodePath(raw)), equals: literal)
-        }
+        // Decoded once: a stray `%` (`%og`) stays in the decoded word, which must not be decoded again.
+        guard raw.utf8.contains(UInt8(ascii: "%")) else { return equalsIgnoringCase(raw, literal) }
+        return equalsIgnoringCase(Substring(QueryParameters.decodePath(raw)), literal)
+    }
+
+    private static func equalsIgnoringCase(_ raw: Substring, _ literal: String) -> Bool {
         guard raw.utf8.count == literal.utf8.count else { return false }
         return zip(raw.utf8, literal.utf8).allSatisfy { sent, expected in
             sent == expected || (sent >= UInt8(ascii: "A") && sent <= UInt8(ascii: "Z") && (sent | 0x20) == expected)
