@@ -45,15 +45,13 @@ unit: deps assets
 # What an Apple build would reject, caught here (no Apple platform builds this package on Linux): unguarded Glibc,
 # FoundationNetworking, Testing or XCTest imports, a C target under an app's product, an API above the platform
 # floor (scripts/apple_guard.py). Its planted-violation tests run first, then install-deps.sh's Homebrew path on a
-# pretend Mac (stub uname and brew), then the workflows (YAML, shellcheck-clean steps).
+# pretend Mac (stub uname and brew). The workflows are checked by the contract step, with its venv's PyYAML.
 .PHONY: apple-guard
 unit: apple-guard
 apple-guard:
 	python3 scripts/test_apple_guard.py
 	python3 scripts/apple_guard.py
 	python3 scripts/test_install_deps.py
-	@command -v shellcheck >/dev/null 2>&1 || scripts/install-deps.sh shellcheck
-	python3 scripts/check_workflows.py
 
 # The control room's script files parse as ES modules, each alone and joined as served (node --check; Debian's nodejs
 # is installed when missing); a failure names the file.

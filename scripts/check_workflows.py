@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The GitHub Actions workflows parse as YAML, every job has steps, and every `run:` step is shellcheck-clean as the
-bash script the runner makes of it (`make test`, Makefile's apple-guard). Exits 1 naming the file and step."""
+bash script the runner makes of it (`make test`, in scripts/contract.sh with its venv). Exits 1 naming the file and step."""
 import glob
 import os
 import subprocess

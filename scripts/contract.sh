@@ -112,6 +112,11 @@ timeout 600 "$VENV/bin/pip" install --quiet --disable-pip-version-check -r scrip
     || { echo "cannot install scripts/contract-requirements.txt into $VENV"; exit 1; }
 "$VENV/bin/schemathesis" --version
 
+step "scripts/check_workflows.py (the workflows parse, their run steps are shellcheck-clean)"
+command -v shellcheck >/dev/null 2>&1 || scripts/install-deps.sh shellcheck
+# The venv's PyYAML (scripts/contract-requirements.txt): a fresh machine's python3 has none.
+timeout 120 "$VENV/bin/python" scripts/check_workflows.py || fail "workflows"
+
 step "openapi-spec-validator $SPEC"
 timeout 120 "$VENV/bin/openapi-spec-validator" "$SPEC" || fail "spec validation"
 

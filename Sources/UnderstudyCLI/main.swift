@@ -80,7 +80,7 @@ do {
 } catch {
     fail(error.description, code: error.kind == .addressInUse ? 1 : 2)
 }
-if !(options.host.lowercased() == "localhost" || options.host == "::1" || options.host.hasPrefix("127.")) {
+if !RemoteControlPolicy.isLoopback(host: options.host) {
     say("WARNING: listening on \(options.host): any machine that can reach it can use it.")
     say(configuration.adminToken == nil
         ? "WARNING: fault injection and the admin API are OFF (pass --admin-token to enable them)."

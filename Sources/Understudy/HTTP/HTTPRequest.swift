@@ -86,7 +86,7 @@ struct HTTPRequest: Sendable {
             rawQuery = nil
         }
         parts = Parts(method: method, target: target, rawQuery: rawQuery,
-                      query: rawQuery.map { $0.isEmpty ? QueryParameters() : QueryParameters($0) } ?? QueryParameters(),
+                      query: rawQuery.map(QueryParameters.init) ?? QueryParameters(),
                       headers: headers, body: body, faultHeader: faultHeader, sessionHeader: sessionHeader,
                       hasOriginOrCondition: hasOriginOrCondition, isAdmin: target.hasPrefix(AdminRoutes.prefix),
                       startedAt: startedAt, arrivedAt: arrivedAt)

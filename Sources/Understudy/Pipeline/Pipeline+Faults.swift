@@ -127,11 +127,7 @@ extension Pipeline {
     }
 
     private func corrupt(_ response: inout HTTPResponse, _ malformation: FaultSpec.Malformation) {
-        let original: [UInt8] = switch response.body {
-        case .empty: []
-        case .bytes(let bytes): bytes
-        case .shared(let shared): shared.bytes
-        }
+        let original = response.body.bytesCopy
         response.etag = nil
         switch malformation {
         case .syntax:

@@ -78,6 +78,7 @@ final class Pipeline {
         middleware.prepare(&plan)
         if request.leavesBodyUnread {
             // The transport drops what came of a body evhttp does not read; nothing after it is parsed either.
+            plan.dropsUnreadBody = true
             plan.response.headers.add("Connection", "close")
         }
         return ReplyPlan(plan)

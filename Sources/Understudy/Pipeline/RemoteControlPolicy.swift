@@ -3,20 +3,28 @@
 /// On a loopback address anyone on the machine may (the default: tests and demos). Bound anywhere else, both are
 /// refused unless an admin token is set, and then a request must carry it (`X-Understudy-Token: <token>`, or
 /// `Authorization: Bearer <token>` on the admin API), compared in constant time.
-struct RemoteControlPolicy: Sendable {
+package struct RemoteControlPolicy: Sendable {
     let host: String
     let token: String?
+    /// Whether the server listens on loopback only; `--host LOCALHOST` is `localhost` (names are case-insensitive).
+    let isLoopback: Bool
+
+    init(host: String, token: String?) {
+        self.host = host
+        self.token = token
+        isLoopback = RemoteControlPolicy.isLoopback(host: host)
+    }
+
+    /// Whether `host` is a loopback name or address; the command line warns about any other.
+    package static func isLoopback(host: String) -> Bool {
+        let name = host.lowercased()
+        return name == "localhost" || name == "::1" || name.hasPrefix("127.")
+    }
 
     static let tokenHeader = "X-Understudy-Token"
 
     private static func digest(_ text: String) -> [UInt8] {
         HMACSHA256.mac(key: Array("understudy-admin-token".utf8), message: Array(text.utf8))
-    }
-
-    /// Whether the server listens on loopback only; `--host LOCALHOST` is `localhost` (names are case-insensitive).
-    var isLoopback: Bool {
-        let host = host.lowercased()
-        return host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
 
     /// nil when the request may steer the server, else the refusal.

@@ -41,6 +41,7 @@ final class ReplyPlan {
     var ruleID: String? { decided.ruleID }
     /// The admin API's replies are logged but not journaled.
     var isAdmin: Bool { decided.isAdmin }
+    var dropsUnreadBody: Bool { decided.dropsUnreadBody }
     /// The request's rate-limit counters, for a canned reply's head (other replies carry them as headers).
     var rateLimit: (remaining: Int, resetsAt: Int) { decided.rateLimit }
 
@@ -61,6 +62,9 @@ struct ReplyDraft: ~Copyable {
     var applied: String?
     var ruleID: String?
     var isAdmin = false
+    /// The request came with a body evhttp does not read: the transport drops it, and the reply closes the
+    /// connection.
+    var dropsUnreadBody = false
     var rateLimit: (remaining: Int, resetsAt: Int) = (0, 0)
 
     init(request: HTTPRequest, response: HTTPResponse, session: String? = nil) {

@@ -21,9 +21,7 @@ struct Route: Sendable {
     let action: Action
 
     init(_ method: String, _ template: String, _ handler: @escaping Handler) {
-        self.method = method
-        pattern = RoutePattern(template)
-        action = .respond(handler)
+        self.init(method, template, action: .respond(handler))
     }
 
     init(_ method: String, _ template: String, action: Action) {

@@ -9,7 +9,10 @@ extension Router {
     /// `/products…`: the resource routes (list, search, add, one product and its writes) over the catalogue, with
     /// the category lists and the stream. Their read replies are cached, pre-encoded.
     static var productRoutes: [Route] {
-        [
+        let update: Route.Handler = { router, context throws(APIError) in
+            try router.updateProduct(context.request, id: context.parameter)
+        }
+        return [
             Route("GET", "/products") { router, context throws(APIError) in
                 router.cachedJSON(context.request, context.query) {
                     SharedBytes(router.listing.body(matching: router.catalog.products.indices, query: context.query))
@@ -36,12 +39,8 @@ extension Router {
                 }
                 return router.cachedJSON(context.request, context.query) { SharedBytes(product.encoded(selecting: keys)) }
             },
-            Route("PUT", "/products/{id}") { router, context throws(APIError) in
-                try router.updateProduct(context.request, id: context.parameter)
-            },
-            Route("PATCH", "/products/{id}") { router, context throws(APIError) in
-                try router.updateProduct(context.request, id: context.parameter)
-            },
+            Route("PUT", "/products/{id}", update),
+            Route("PATCH", "/products/{id}", update),
             Route("DELETE", "/products/{id}") { router, context throws(APIError) in try router.deleteProduct(id: context.parameter) },
             Route("GET", "/products/category/{slug}") { router, context throws(APIError) in
                 let slug = context.parameter

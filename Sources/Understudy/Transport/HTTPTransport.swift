@@ -82,7 +82,7 @@ final class HTTPTransport: @unchecked Sendable {
         let startedAt = connections.requestArrived(request) ?? EventLoop.monotonicMilliseconds()
         let incoming = HTTPRequest(request, startedAt: startedAt, arrivedAt: configuration.clock())
         let plan = pipeline.plan(for: incoming, stopping: isShuttingDown)
-        if incoming.leavesBodyUnread { discardUnreadBody(of: request) }
+        if plan.dropsUnreadBody { discardUnreadBody(of: request) }
         writer.carryOut(plan, pipeline.delivery(for: plan), on: request)
     }
 

@@ -12,11 +12,7 @@ import UnderstudyJSON
     }
 
     func bytes(_ response: HTTPResponse) -> [UInt8] {
-        switch response.body {
-        case .empty: []
-        case .bytes(let bytes): bytes
-        case .shared(let shared): shared.bytes
-        }
+        response.body.bytesCopy
     }
 
     func message(_ response: HTTPResponse) -> String? {
