@@ -15,5 +15,6 @@
 #include <event2/listener.h>
 #include <event2/thread.h>
 #include <event2/util.h>
+#include <event2/dns.h>
 
 #endif

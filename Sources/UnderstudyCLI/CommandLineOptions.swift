@@ -11,6 +11,8 @@ struct CommandLineOptions: Equatable {
     var adminToken: String?
     var allowedHosts: [String] = []
     var shutdownGraceSeconds = 5.0
+    var upstream: Upstream?
+    var upstreamTimeoutSeconds: Int?
     var quiet = false
     var showHelp = false
     var showVersion = false
@@ -23,7 +25,7 @@ struct CommandLineOptions: Equatable {
     static let usage = """
         Usage: understudy [--host HOST] [--port PORT] [--fixtures DIR] [--scenario FILE]... [--seed N]
                           [--journal-size N] [--admin-token TOKEN] [--allow-host NAME]... [--grace SECONDS]
-                          [--quiet]
+                          [--upstream URL [--upstream-timeout SECONDS]] [--quiet]
                understudy wait [--timeout SECONDS] [URL]   (exits 0 once a server at URL answers)
                understudy --help | --version
 
@@ -41,6 +43,10 @@ struct CommandLineOptions: Equatable {
           --allow-host NAME
                            let the admin API answer to Host NAME too (repeatable); besides it, only the --host
                            address, localhost and loopback addresses may be named (a guard against DNS rebinding)
+          --upstream URL   forward every request outside /__understudy to URL (http:// or https://), with faults
+                           applied to its replies; the DummyJSON routes are off
+          --upstream-timeout SECONDS
+                           answer 504 when the upstream does not connect or reply within SECONDS (default 30)
           --grace SECONDS  on SIGTERM/SIGINT, let in-flight replies finish for up to SECONDS (default 5)
           --quiet          do not log one line per request on stderr
           --help           show this help
@@ -103,12 +109,29 @@ struct CommandLineOptions: Equatable {
                     throw UsageError(message: "--grace must be a number of seconds from 0 to 300, not '\(text)'")
                 }
                 options.shutdownGraceSeconds = seconds
+            case "--upstream":
+                let url = try value()
+                do throws(UpstreamError) {
+                    options.upstream = try Upstream(url: url)
+                } catch {
+                    throw UsageError(message: error.description)
+                }
+            case "--upstream-timeout":
+                let text = try value()
+                guard let seconds = Int(text), (1...3_600).contains(seconds) else {
+                    throw UsageError(message: "--upstream-timeout must be a whole number of seconds from 1 to 3600, not '\(text)'")
+                }
+                options.upstreamTimeoutSeconds = seconds
             case "--quiet", "-q": options.quiet = true
             case "--help", "-h": options.showHelp = true
             case "--version": options.showVersion = true
             default: throw UsageError(message: "unknown option '\(argument)'")
             }
         }
+        if options.upstreamTimeoutSeconds != nil, options.upstream == nil {
+            throw UsageError(message: "--upstream-timeout needs --upstream")
+        }
+        if let seconds = options.upstreamTimeoutSeconds { options.upstream?.timeoutSeconds = seconds }
         return options
     }
 }

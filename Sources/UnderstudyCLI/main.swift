@@ -58,6 +58,7 @@ configuration.journalCapacity = options.journalSize
 configuration.adminToken = options.adminToken ?? ProcessInfo.processInfo.environment["UNDERSTUDY_ADMIN_TOKEN"]
 configuration.shutdownGraceSeconds = options.shutdownGraceSeconds
 configuration.allowedHosts = options.allowedHosts
+configuration.upstream = options.upstream
 for path in options.scenarioPaths {
     do {
         let scenario = try Scenario.load(path: path)
@@ -87,7 +88,11 @@ if !RemoteControlPolicy.isLoopback(host: options.host) {
         : "WARNING: fault injection and the admin API need the admin token (header X-Understudy-Token).")
 }
 print("Understudy \(Understudy.version) listening on \(server.baseURL.absoluteString)")
-print("Serving \(configuration.catalog.productCount) products and \(configuration.catalog.userCount) users, seed \(configuration.seed). Try: curl \(server.baseURL.absoluteString)/products/1")
+if let upstream = configuration.upstream {
+    print("Forwarding to \(upstream.url) (faults apply on the way back), seed \(configuration.seed)")
+} else {
+    print("Serving \(configuration.catalog.productCount) products and \(configuration.catalog.userCount) users, seed \(configuration.seed). Try: curl \(server.baseURL.absoluteString)/products/1")
+}
 print("Control room: \(server.baseURL.absoluteString)/__understudy/ (open it in a browser: live traffic, one-click faults, a demo client)")
 fflush(nil)
 

@@ -25,7 +25,7 @@ enum AdminJSON {
 
     static func entry(_ entry: JournalEntry) -> JSONValue {
         let optionalNumber: (Double?) -> JSONValue = { $0.map { .number(JSONNumber(($0 * 1_000).rounded() / 1_000)) } ?? .null }
-        return .object(JSONObject([
+        var fields: [JSONObject.Entry] = [
             .init(key: "id", value: .number(JSONNumber(entry.id))),
             .init(key: "time", value: .string(Timestamp.iso8601(entry.time))),
             .init(key: "session", value: entry.session.map(JSONValue.string) ?? .null),
@@ -40,7 +40,16 @@ enum AdminJSON {
             .init(key: "bytesWritten", value: .number(JSONNumber(entry.bytesWritten))),
             .init(key: "firstByteMs", value: optionalNumber(entry.firstByteMilliseconds)),
             .init(key: "durationMs", value: optionalNumber(entry.durationMilliseconds)),
-        ]))
+        ]
+        // Only forwarded requests say what the upstream did, so every other entry reads as it always has.
+        if let upstream = entry.upstream {
+            fields.append(.init(key: "upstream", value: .object(JSONObject([
+                .init(key: "status", value: .number(JSONNumber(upstream.status))),
+                .init(key: "ms", value: optionalNumber(upstream.milliseconds)),
+                .init(key: "failure", value: upstream.failure.map(JSONValue.string) ?? .null),
+            ]))))
+        }
+        return .object(JSONObject(fields))
     }
 
     static func session(id: String, seed: UInt64) -> JSONValue {

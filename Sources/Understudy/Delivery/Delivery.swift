@@ -22,12 +22,16 @@ protocol Delivery {
     /// Whether the connection should keep only a small kernel send buffer, so that a reader that stops reading is
     /// noticed after kilobytes rather than the megabytes Linux would buffer (streams and the feed).
     var prefersSmallSendBuffer: Bool { get }
+
+    /// What the upstream did, for a reply forwarded from it (the journal keeps it); nil for any other.
+    var upstream: UpstreamOutcome? { get }
 }
 
 extension Delivery {
     func shutDown() -> [DeliveryStep] { [] }
     func finished() {}
     var prefersSmallSendBuffer: Bool { false }
+    var upstream: UpstreamOutcome? { nil }
 }
 
 /// What a delivery sees of its connection when it is advanced.

@@ -2,6 +2,9 @@
 enum DeliveryStep: Equatable {
     /// Send the plan's status line and headers, with this `Content-Length`; nil: the body is chunked.
     case head(contentLength: Int?)
+    /// Send this status line and these headers instead of the plan's (a reply whose head came from elsewhere: the
+    /// upstream's), with this `Content-Length`; nil: the body is chunked.
+    case replyHead(status: Int, headers: HTTPHeaders, contentLength: Int?)
     /// Send body bytes (a chunk of a chunked body); nothing is sent for none.
     case body([UInt8])
     /// Send bytes straight to the socket, outside HTTP's framing.
@@ -19,7 +22,7 @@ enum DeliveryStep: Equatable {
     /// Whether the step ends the delivery: nothing after it is performed, and the delivery is not advanced again.
     var isFinal: Bool {
         switch self {
-        case .head, .body, .raw: false
+        case .head, .replyHead, .body, .raw: false
         case .end, .close, .closeWhenFlushed, .hang: true
         }
     }

@@ -28,10 +28,16 @@ public struct JournalEntry: Sendable {
     public let firstByteMilliseconds: Double?
     /// From arrival to the server finishing with it, in milliseconds.
     public let durationMilliseconds: Double
+    /// For a request forwarded to the upstream (`--upstream`): the upstream's status, 0 when it gave none.
+    public let upstreamStatus: Int?
+    /// For a forwarded request: from sending it upstream to the upstream's head (or failure), in milliseconds.
+    public let upstreamMilliseconds: Double?
+    /// For a forwarded request the upstream did not answer in full: why (`connection refused`, a timeout, …).
+    public let upstreamFailure: String?
 
     init(id: Int, time: Double, session: String?, method: String, path: String, query: String, rawHeaders: RawHeaders,
          bodySize: Int, rule: String?, fault: String?, status: Int, bytesWritten: Int, firstByteMilliseconds: Double?,
-         durationMilliseconds: Double) {
+         durationMilliseconds: Double, upstream: UpstreamOutcome? = nil) {
         self.id = id
         self.time = time
         self.session = session
@@ -46,15 +52,23 @@ public struct JournalEntry: Sendable {
         self.bytesWritten = bytesWritten
         self.firstByteMilliseconds = firstByteMilliseconds
         self.durationMilliseconds = durationMilliseconds
+        upstreamStatus = upstream?.status
+        upstreamMilliseconds = upstream?.milliseconds
+        upstreamFailure = upstream?.failure
+    }
+
+    /// What the upstream did, when the request was forwarded.
+    var upstream: UpstreamOutcome? {
+        upstreamStatus.map { UpstreamOutcome(status: $0, milliseconds: upstreamMilliseconds ?? 0, failure: upstreamFailure) }
     }
 
     init(id: Int, time: Double, session: String?, method: String, path: String, query: String, headers: HTTPHeaders,
          bodySize: Int, rule: String?, fault: String?, status: Int, bytesWritten: Int, firstByteMilliseconds: Double?,
-         durationMilliseconds: Double) {
+         durationMilliseconds: Double, upstream: UpstreamOutcome? = nil) {
         self.init(id: id, time: time, session: session, method: method, path: path, query: query,
                   rawHeaders: RawHeaders(headers), bodySize: bodySize, rule: rule, fault: fault, status: status,
                   bytesWritten: bytesWritten, firstByteMilliseconds: firstByteMilliseconds,
-                  durationMilliseconds: durationMilliseconds)
+                  durationMilliseconds: durationMilliseconds, upstream: upstream)
     }
 
     /// The request's headers; a value over `Journal.maximumHeaderValueBytes` is cut and ends in `…`.
@@ -84,6 +98,6 @@ extension JournalEntry {
         return JournalEntry(id: id, time: time, session: session, method: method, path: path, query: query,
                             headers: cut, bodySize: bodySize, rule: rule, fault: fault, status: status,
                             bytesWritten: bytesWritten, firstByteMilliseconds: firstByteMilliseconds,
-                            durationMilliseconds: durationMilliseconds)
+                            durationMilliseconds: durationMilliseconds, upstream: upstream)
     }
 }

@@ -10,6 +10,6 @@ struct JournalMiddleware: ReplyMiddleware {
             path: String(request.path), query: String(request.rawQuery ?? ""), rawHeaders: request.headers,
             bodySize: request.body.count, rule: plan.ruleID, fault: plan.applied, status: outcome.status,
             bytesWritten: outcome.bytesWritten, firstByteMilliseconds: outcome.firstByteAt.map { $0 - request.startedAt },
-            durationMilliseconds: outcome.finishedAt - request.startedAt))
+            durationMilliseconds: outcome.finishedAt - request.startedAt, upstream: outcome.upstream))
     }
 }

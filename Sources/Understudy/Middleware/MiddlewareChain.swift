@@ -26,7 +26,12 @@ struct MiddlewareChain {
             return
         }
         faultApplied.prepare(&plan)
-        rateLimit.prepare(&plan)
+        // DummyJSON's window is DummyJSON's: a forwarded reply carries the upstream's counters, not ours.
+        if plan.delivery.isForwarded {
+            _ = rateLimit.count(plan)
+        } else {
+            rateLimit.prepare(&plan)
+        }
         cors.prepare(&plan)
         conditionalGET.prepare(&plan)
     }

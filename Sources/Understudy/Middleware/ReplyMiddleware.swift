@@ -24,4 +24,6 @@ struct ReplyOutcome {
     var firstByteAt: Double?
     /// Monotonic milliseconds when the server was done.
     var finishedAt: Double
+    /// What the upstream did, for a forwarded reply.
+    var upstream: UpstreamOutcome?
 }

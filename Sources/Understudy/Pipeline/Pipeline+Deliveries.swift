@@ -1,7 +1,7 @@
 extension Pipeline {
     /// How the writer is to carry out `plan`, built from its final response once the middleware is done with it
     /// (a 304 has no body left to truncate); nil: whole, in one call.
-    func delivery(for plan: ReplyPlan) -> (any Delivery)? {
+    func delivery(for plan: ReplyPlan, clientAddress: @autoclosure () -> String? = nil) -> (any Delivery)? {
         switch plan.delivery {
         case .whole:
             return nil
@@ -23,6 +23,8 @@ extension Pipeline {
             return EventStream(plan: streamPlan, source: streams)
         case .feed(let request):
             return FeedDelivery(feed: feed, request: request, maximumUnflushedBytes: streams.maximumUnflushedBytes)
+        case .proxy(let proxyPlan):
+            return forwardedReply(plan, proxyPlan, clientAddress: clientAddress())
         }
     }
 }

@@ -13,7 +13,7 @@ extension Pipeline {
             plan.response = APIError(400, "Invalid '\(FaultHeaders.session)' - \(problem)").response
             return plan
         }
-        let isStream = router.isStreamRequest(incoming)
+        let isStream = upstream == nil && router.isStreamRequest(incoming)
         let requested: FaultBook.Decision?
         do {
             requested = try requestedFault(incoming)
@@ -62,11 +62,17 @@ extension Pipeline {
         if plan.response.headers["X-RateLimit-Limit"] == nil {
             for (name, value) in bucketHeaders { plan.response.headers.add(name, value) }
         }
-        let sendsBody = plan.response.body.count > 0 && incoming.method != "HEAD" && plan.delivery == .whole
+        let isForwarded = plan.delivery.isForwarded
+        let sendsBody = incoming.method != "HEAD"
+            && (isForwarded || (plan.response.body.count > 0 && plan.delivery == .whole))
         if !sendsBody { skipped.formUnion(spec.present(FaultSpec.bodyDirectives)) }
         if spec.malformed != nil, !(200..<300).contains(plan.response.status) { skipped.insert("malformed") }
         let applied = spec.text(skipping: skipped)
         plan.applied = applied.isEmpty ? nil : applied
+        if isForwarded {
+            plan.delivery = Pipeline.forwarded(spec, sendsBody: sendsBody, garbage: decision.garbage)
+            return plan
+        }
         if let malformation = spec.malformed, !skipped.contains("malformed") {
             corrupt(&plan.response, malformation)
         }
@@ -108,6 +114,11 @@ extension Pipeline {
     }
 
     private func route(_ incoming: HTTPRequest, into plan: inout ReplyDraft, fault: FaultSpec?, payloadSeed: UInt64) {
+        if upstream != nil {
+            // The upstream answers, later: the delivery forwards the request once any delay is over.
+            plan.delivery = .proxy(ProxyPlan())
+            return
+        }
         if let stream = router.streamPlan(for: incoming, fault: fault, seed: payloadSeed) {
             switch stream {
             case .success(let streamPlan) where streamPlan.isComplete:

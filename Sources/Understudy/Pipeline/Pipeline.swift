@@ -15,6 +15,8 @@ final class Pipeline {
     /// What every `/products/stream` draws on.
     let streams: StreamSource
     let clock: @Sendable () -> Double
+    /// The API every request outside the admin API is forwarded to (`--upstream`), if any.
+    let upstream: Upstream?
     private let cache: ReplyCache
     /// The concerns every reply passes through, in order.
     private(set) var middleware: MiddlewareChain
@@ -32,6 +34,7 @@ final class Pipeline {
         self.journal = journal
         remoteControl = RemoteControlPolicy(host: configuration.host, token: configuration.adminToken)
         clock = configuration.clock
+        upstream = configuration.upstream
         cache = ReplyCache(routes: router.cache)
         feed = LiveFeed(faults: faults, journal: journal)
         streams = StreamSource(catalog: configuration.catalog,
@@ -60,7 +63,7 @@ final class Pipeline {
         if request.isAdmin {
             // The admin API: same origin and a known Host, then the admin token, then its routes.
             plan = adminPlan(for: request)
-        } else if let cached = cache.reply(for: request, rulesInstalled: faults.hasRules, faultReply: cannedFault) {
+        } else if upstream == nil, let cached = cache.reply(for: request, rulesInstalled: faults.hasRules, faultReply: cannedFault) {
             // The fast path: a reply built once for what decides these bytes.
             plan = ReplyDraft(request: request, response: HTTPResponse(status: cached.reply.status), session: request.session)
             plan.canned = cached.reply

@@ -20,6 +20,14 @@ final class ReplyPlan {
         indirect case stream(StreamPlan)
         /// The control room's live feed.
         indirect case feed(FeedRequest)
+        /// Forwarded to the upstream, with these faults applied to its reply as it arrives.
+        indirect case proxy(ProxyPlan)
+
+        /// Whether the reply comes from the upstream.
+        var isForwarded: Bool {
+            if case .proxy = self { return true }
+            return false
+        }
     }
 
     /// The decision, kept whole: freezing a draft moves it in rather than copying it field by field.

@@ -8,4 +8,6 @@ protocol TransportControls: AnyObject {
     var heldReplies: Int { get }
     /// Refuses connections for `milliseconds`, serving those already open.
     func goOffline(forMilliseconds milliseconds: Int)
+    /// Sends a request to the upstream (`--upstream`); the exchange fills in as its reply arrives.
+    func sendUpstream(_ request: UpstreamRequest) -> UpstreamExchange
 }

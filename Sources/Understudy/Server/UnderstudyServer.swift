@@ -57,6 +57,9 @@ public final class UnderstudyServer: Sendable {
         public var journalByteLimit = 32 << 20
         /// The clock tokens and timestamps use, as seconds since 1970 (replaceable in tests).
         public var clock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
+        /// The API to forward every request outside `/__understudy` to, with faults applied on the way back; nil
+        /// serves DummyJSON's API from `catalog`.
+        public var upstream: Upstream?
 
         /// A configuration for `host:port` serving `catalog`, with every other setting at its default.
         public init(host: String = "127.0.0.1", port: Int = 0, catalog: Catalog = .standard) {

@@ -14,6 +14,8 @@ final class HTTPTransport: @unchecked Sendable {
     private let connections: ConnectionRegistry
     private let writer: ReplyWriter
     private let pipeline: Pipeline
+    /// The upstream's client, when requests are forwarded (`--upstream`).
+    private let upstreamClient: UpstreamClient?
     private let configuration: UnderstudyServer.Configuration
     private var isShuttingDown = false
     private var shutdownTimer: OpaquePointer?
@@ -39,6 +41,7 @@ final class HTTPTransport: @unchecked Sendable {
         self.http = http
         self.configuration = configuration
         self.pipeline = pipeline
+        upstreamClient = configuration.upstream.map { UpstreamClient(upstream: $0, base: loop.base) }
         connections = ConnectionRegistry(loop: loop, requestReadTimeoutSeconds: configuration.requestReadTimeoutSeconds)
         writer = ReplyWriter(loop: loop) { [pipeline] in
             pipeline.completed($0, $1)
@@ -83,7 +86,8 @@ final class HTTPTransport: @unchecked Sendable {
         let incoming = HTTPRequest(request, startedAt: startedAt, arrivedAt: configuration.clock())
         let plan = pipeline.plan(for: incoming, stopping: isShuttingDown)
         if plan.dropsUnreadBody { discardUnreadBody(of: request) }
-        writer.carryOut(plan, pipeline.delivery(for: plan), on: request)
+        writer.carryOut(plan, pipeline.delivery(for: plan, clientAddress: HTTPTransport.peerAddress(of: request)),
+                        on: request)
     }
 
     /// Drops what has arrived of an unread body; the plan closes the connection after this reply, so nothing
@@ -127,6 +131,7 @@ final class HTTPTransport: @unchecked Sendable {
         writer.closeAllTasks()
         evhttp_free(http)
         connections.releaseAll()
+        upstreamClient?.shutDown()
         loop.stop()
     }
 }
@@ -142,5 +147,23 @@ extension HTTPTransport: TransportControls {
 
     func goOffline(forMilliseconds milliseconds: Int) {
         listener.goOffline(forMilliseconds: milliseconds)
+    }
+
+    func sendUpstream(_ request: UpstreamRequest) -> UpstreamExchange {
+        guard let upstreamClient else {
+            let exchange = UpstreamExchange(startedAt: EventLoop.monotonicMilliseconds())
+            exchange.failed(UpstreamFailure(kind: .unreachable, detail: "no upstream is configured"), at: exchange.startedAt)
+            return exchange
+        }
+        return upstreamClient.send(request)
+    }
+
+    /// The client's address, for `X-Forwarded-For`.
+    static func peerAddress(of request: OpaquePointer) -> String? {
+        guard let connection = evhttp_request_get_connection(request) else { return nil }
+        var address: UnsafeMutablePointer<CChar>?
+        var port: UInt16 = 0
+        evhttp_connection_get_peer(connection, &address, &port)
+        return address.map { String(cString: $0) }
     }
 }

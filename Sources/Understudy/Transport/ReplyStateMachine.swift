@@ -69,13 +69,17 @@ struct ReplyStateMachine: Equatable {
 
 extension ReplyStateMachine {
     /// Turns of a delivery, which must not overlap: a delivery fed from elsewhere can be woken
-    /// from inside its own turn.
+    /// from inside its own turn. Once a turn's final step is performed there are no more: a wake that comes while
+    /// the writer flushes before a close, or watches a hang, must not undo that wait.
     struct Turns: Equatable {
         private(set) var inTurn = false
         private(set) var anotherAsked = false
+        private(set) var isOver = false
 
-        /// A turn is asked for: true when it may start now; false when one is under way, which then runs another.
+        /// A turn is asked for: true when it may start now; false when one is under way, which then runs another,
+        /// or when the delivery's last step has been taken.
         mutating func begin() -> Bool {
+            guard !isOver else { return false }
             guard !inTurn else {
                 anotherAsked = true
                 return false
@@ -85,9 +89,14 @@ extension ReplyStateMachine {
             return true
         }
 
+        /// A final step was performed: the delivery is never advanced again.
+        mutating func deliveryEnded() {
+            isOver = true
+        }
+
         /// The turn is over: true when another was asked for meanwhile and starts now.
         mutating func end() -> Bool {
-            guard anotherAsked else {
+            guard anotherAsked, !isOver else {
                 inTurn = false
                 return false
             }

@@ -37,7 +37,11 @@ extension ReplyWriter {
         for step in next.steps {
             guard task.machine.canWrite else { return }
             switch step {
-            case .head(let contentLength): startReply(task, contentLength: contentLength)
+            case .head(let contentLength):
+                startReply(task, status: task.plan.response.status, headers: task.plan.response.headers,
+                           contentLength: contentLength)
+            case .replyHead(let status, let headers, let contentLength):
+                startReply(task, status: status, headers: headers, contentLength: contentLength)
             case .body(let bytes): write(task, bytes)
             case .raw(let bytes): writeRaw(task, bytes)
             case .end: finish(task)
@@ -45,7 +49,10 @@ extension ReplyWriter {
             case .closeWhenFlushed(let reset): closeWhenFlushed(task, reset: reset)
             case .hang: watchForDeparture(task)
             }
-            if step.isFinal { return }
+            if step.isFinal {
+                task.turns.deliveryEnded()
+                return
+            }
         }
         if let wake = next.wake {
             schedule(task, .turn, inMilliseconds: wake)
@@ -55,15 +62,14 @@ extension ReplyWriter {
     }
 
     /// Sends the status line and headers; with no length, the body is chunked.
-    private func startReply(_ task: ConnectionTask, contentLength: Int?) {
-        let response = task.plan.response
-        if let headers = evhttp_request_get_output_headers(task.request) {
-            for field in response.headers { evhttp_add_header(headers, field.name, field.value) }
-            if let contentLength { evhttp_add_header(headers, "Content-Length", String(contentLength)) }
+    private func startReply(_ task: ConnectionTask, status: Int, headers: HTTPHeaders, contentLength: Int?) {
+        if let output = evhttp_request_get_output_headers(task.request) {
+            for field in headers { evhttp_add_header(output, field.name, field.value) }
+            if let contentLength { evhttp_add_header(output, "Content-Length", String(contentLength)) }
         }
-        task.outcome.status = response.status
+        task.outcome.status = status
         task.outcome.firstByteAt = EventLoop.monotonicMilliseconds()
-        evhttp_send_reply_start(task.request, Int32(response.status), ReasonPhrase.forStatus(response.status))
+        evhttp_send_reply_start(task.request, Int32(status), ReasonPhrase.forStatus(status))
     }
 
     private func write(_ task: ConnectionTask, _ bytes: [UInt8]) {

@@ -90,6 +90,7 @@ extension ReplyWriter {
     private func record(_ task: ConnectionTask) {
         tasks.removeValue(forKey: ObjectIdentifier(task))
         task.delivery.finished()
+        task.outcome.upstream = task.delivery.upstream
         task.outcome.finishedAt = EventLoop.monotonicMilliseconds()
         report(task.plan, task.outcome)
     }

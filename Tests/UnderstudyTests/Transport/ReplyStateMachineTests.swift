@@ -39,4 +39,15 @@ import Testing
         let answers = [turns.begin(), turns.begin(), turns.begin(), turns.end(), turns.end(), turns.begin()]
         #expect(answers == [true, false, false, true, false, true])
     }
+
+    /// A delivery woken after its last step (a proxied body still arriving while the writer flushes before a close)
+    /// gets no more turns: one would have undone the flush's wait, and the connection stayed open until it idled out.
+    @Test func noTurnFollowsAFinalStep() {
+        var turns = ReplyStateMachine.Turns()
+        #expect(turns.begin())
+        _ = turns.begin()  // a wake during the turn that takes the final step
+        turns.deliveryEnded()
+        #expect(turns.end() == false)
+        #expect(turns.begin() == false)
+    }
 }

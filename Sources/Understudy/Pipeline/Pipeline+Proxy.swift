@@ -1,0 +1,32 @@
+extension Pipeline {
+    /// How a forwarded request's faults act: a connection fault needs no upstream (nothing is forwarded), every
+    /// other body fault goes into the delivery, which applies it to the upstream's reply as it arrives.
+    static func forwarded(_ spec: FaultSpec, sendsBody: Bool, garbage: [UInt8]) -> ReplyPlan.Delivery {
+        switch spec.connection {
+        case .empty?: return .empty
+        case .reset(afterHeaders: false)?: return .reset(afterHeaders: false)
+        case .hang?: return .hang
+        case .garbage?: return .garbage(garbage)
+        case .reset(afterHeaders: true)?: return .proxy(ProxyPlan(resetAfterHead: true))
+        case nil: break
+        }
+        guard sendsBody else { return .proxy(ProxyPlan()) }
+        return .proxy(ProxyPlan(truncation: spec.truncation, pacing: spec.pacing, malformed: spec.malformed))
+    }
+
+    /// The delivery of a forwarded request: it sends the request upstream on its first turn (after any delay).
+    func forwardedReply(_ plan: ReplyPlan, _ proxyPlan: ProxyPlan, clientAddress: String?) -> (any Delivery)? {
+        guard let upstream else { return nil }
+        let forwarded = UpstreamRequest(forwarding: plan.request, to: upstream, clientAddress: clientAddress)
+        return ProxiedReply(plan: proxyPlan, ownHeaders: plan.response.headers,
+                            isHeadRequest: plan.request.method == "HEAD", upstreamURL: upstream.url) { [weak transport] in
+            guard let transport else {
+                let exchange = UpstreamExchange(startedAt: EventLoop.monotonicMilliseconds())
+                exchange.failed(UpstreamFailure(kind: .unreachable, detail: "the server is stopping"),
+                                at: exchange.startedAt)
+                return exchange
+            }
+            return transport.sendUpstream(forwarded)
+        }
+    }
+}

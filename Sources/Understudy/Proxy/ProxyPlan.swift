@@ -1,0 +1,24 @@
+/// What the fault decision asks of a proxied reply's body, which the upstream has not sent yet: the delivery
+/// (`ProxiedReply`) carries it out on the bytes as they arrive.
+struct ProxyPlan: Equatable {
+    /// Send part of the body, then close.
+    var truncation: FaultSpec.Truncation?
+    /// Dribble the body.
+    var pacing: FaultSpec.Pacing?
+    /// Send the upstream's head, then an RST.
+    var resetAfterHead = false
+    /// Break a 2xx body's JSON (the whole body is held for this one fault: it needs all of it).
+    var malformed: FaultSpec.Malformation?
+    /// The client's address, for `X-Forwarded-For` (the transport knows it).
+    var clientAddress: String?
+}
+
+/// What the journal says of a forwarded request: the upstream's status (0 when it gave none) and how long it
+/// took to answer, or why it failed.
+struct UpstreamOutcome: Equatable, Sendable {
+    var status: Int
+    /// From sending the request to the upstream's head (or failure), in milliseconds.
+    var milliseconds: Double
+    /// Why the upstream gave no whole reply; nil when it did.
+    var failure: String?
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+/// The API an Understudy stands in front of (`--upstream`): every request outside `/__understudy` is forwarded to
+/// it, with faults applied on the way back.
+public struct Upstream: Sendable, Equatable {
+    /// `http` or `https`.
+    public let scheme: String
+    /// The host name or address, without brackets.
+    public let host: String
+    /// The port, explicit or the scheme's default.
+    public let port: Int
+    /// A path every forwarded path is put under (`/v2` for `https://api.example.com/v2`); empty for none.
+    public let basePath: String
+    /// Seconds to wait for the upstream to connect, then for each read or write, before the client gets a 504.
+    public var timeoutSeconds: Int = 30
+
+    /// The upstream at `url` (`http://host:port/base` or `https://…`); throws a message naming what is wrong.
+    public init(url: String) throws(UpstreamError) {
+        guard let schemeEnd = url.range(of: "://") else {
+            throw UpstreamError("--upstream needs a URL starting with http:// or https://, not '\(url)'")
+        }
+        let scheme = url[..<schemeEnd.lowerBound].lowercased()
+        guard scheme == "http" || scheme == "https" else {
+            throw UpstreamError("--upstream supports http:// and https:// URLs, not '\(scheme)://'")
+        }
+        var rest = url[schemeEnd.upperBound...]
+        var basePath = ""
+        if let slash = rest.firstIndex(of: "/") {
+            basePath = String(rest[slash...])
+            rest = rest[..<slash]
+        }
+        guard !basePath.contains("?"), !basePath.contains("#") else {
+            throw UpstreamError("--upstream takes no query or fragment: '\(url)'")
+        }
+        while basePath.hasSuffix("/") { basePath.removeLast() }
+        guard !rest.contains("@") else {
+            throw UpstreamError("--upstream takes no user or password in the URL: '\(url)'")
+        }
+        var host = Substring(rest)
+        var port = scheme == "https" ? 443 : 80
+        if host.hasPrefix("[") {
+            guard let close = host.firstIndex(of: "]") else { throw UpstreamError("--upstream has an unclosed '[' in '\(url)'") }
+            let after = host[host.index(after: close)...]
+            host = host[host.index(after: host.startIndex)..<close]
+            if !after.isEmpty {
+                guard after.hasPrefix(":"), let value = Int(after.dropFirst()) else {
+                    throw UpstreamError("--upstream has a bad port in '\(url)'")
+                }
+                port = value
+            }
+        } else if let colon = host.lastIndex(of: ":") {
+            guard let value = Int(host[host.index(after: colon)...]) else {
+                throw UpstreamError("--upstream has a bad port in '\(url)'")
+            }
+            port = value
+            host = host[..<colon]
+        }
+        guard !host.isEmpty else { throw UpstreamError("--upstream needs a host: '\(url)'") }
+        guard (1...65_535).contains(port) else { throw UpstreamError("--upstream's port must be 1 to 65535 in '\(url)'") }
+        self.scheme = scheme
+        self.host = String(host)
+        self.port = port
+        self.basePath = basePath
+    }
+
+    /// The upstream as a URL, for messages: `http://127.0.0.1:9000/v2`.
+    public var url: String {
+        let shownHost = host.contains(":") ? "[\(host)]" : host
+        let defaultPort = scheme == "https" ? 443 : 80
+        return "\(scheme)://\(shownHost)\(port == defaultPort ? "" : ":\(port)")\(basePath)"
+    }
+
+    /// What `Host` says to the upstream: the name, with the port when it is not the scheme's default.
+    var hostHeader: String {
+        let shownHost = host.contains(":") ? "[\(host)]" : host
+        let defaultPort = scheme == "https" ? 443 : 80
+        return port == defaultPort ? shownHost : "\(shownHost):\(port)"
+    }
+}
+
+/// An `--upstream` URL that cannot be used, and why.
+public struct UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What is wrong, naming the flag and the value.
+    public let description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}

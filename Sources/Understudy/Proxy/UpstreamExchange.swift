@@ -1,0 +1,109 @@
+/// One forwarded request as it comes back from the upstream: its head, the body bytes not yet taken, whether it
+/// ended, or how it failed. The transport's `UpstreamClient` fills it in as libevent reads; the `ProxiedReply`
+/// delivery takes from it when woken. Used on its loop thread only.
+final class UpstreamExchange {
+    /// The upstream's status line and headers.
+    struct Head: Equatable {
+        var status: Int
+        var headers: HTTPHeaders
+        /// The body's length when the upstream said it (`Content-Length`); nil for a chunked or close-ended body.
+        var contentLength: Int?
+    }
+
+    private(set) var head: Head?
+    /// Body bytes read from the upstream and not yet taken by the delivery.
+    private(set) var pending: [UInt8] = []
+    private(set) var ended = false
+    private(set) var failure: UpstreamFailure?
+    /// Monotonic milliseconds when the request was sent, and when the head arrived.
+    let startedAt: Double
+    private(set) var headAt: Double?
+    /// Body bytes the upstream sent in all.
+    private(set) var bodyBytesReceived = 0
+
+    /// Asks the delivery for a turn: set by the delivery, called whenever something arrives.
+    var waker: DeliveryWaker?
+    /// Set by the client: stop and restart reading the upstream (a client reading slower than the upstream sends),
+    /// and give up on the request (the client left).
+    var pauseReading: () -> Void = {}
+    var resumeReading: () -> Void = {}
+    var cancel: () -> Void = {}
+    private(set) var isPaused = false
+
+    init(startedAt: Double) {
+        self.startedAt = startedAt
+    }
+
+    var isOver: Bool { ended || failure != nil }
+
+    // MARK: What the client reports
+
+    func received(_ head: Head, at now: Double) {
+        guard self.head == nil, !isOver else { return }
+        self.head = head
+        headAt = now
+        waker?.wake()
+    }
+
+    func received(_ bytes: [UInt8]) {
+        guard !isOver, !bytes.isEmpty else { return }
+        pending += bytes
+        bodyBytesReceived += bytes.count
+        waker?.wake()
+    }
+
+    func finished() {
+        guard !isOver else { return }
+        ended = true
+        waker?.wake()
+    }
+
+    func failed(_ failure: UpstreamFailure, at now: Double) {
+        guard !isOver else { return }
+        self.failure = failure
+        if headAt == nil { headAt = now }
+        waker?.wake()
+    }
+
+    // MARK: What the delivery asks
+
+    /// Takes up to `limit` pending body bytes.
+    func take(upTo limit: Int = .max) -> [UInt8] {
+        guard !pending.isEmpty, limit > 0 else { return [] }
+        if limit >= pending.count {
+            defer { pending.removeAll(keepingCapacity: true) }
+            return pending
+        }
+        let taken = Array(pending.prefix(limit))
+        pending.removeFirst(limit)
+        return taken
+    }
+
+    /// Reads from the upstream only while the client keeps up.
+    func setPaused(_ paused: Bool) {
+        guard paused != isPaused, !isOver else { return }
+        isPaused = paused
+        paused ? pauseReading() : resumeReading()
+    }
+}
+
+/// Why a forwarded request got no (whole) reply from the upstream.
+struct UpstreamFailure: Equatable, Sendable {
+    enum Kind: Equatable, Sendable {
+        /// No connection: refused, unreachable, or the name did not resolve.
+        case unreachable
+        /// No answer within the timeout.
+        case timeout
+        /// The TLS handshake failed (an untrusted certificate, a wrong host name).
+        case tls
+        /// Something that is not an HTTP reply, or the connection closed mid-reply.
+        case badReply
+    }
+
+    let kind: Kind
+    /// The cause in a few words, for the client's message and the journal.
+    let detail: String
+
+    /// 504 for a timeout, 502 for everything else.
+    var status: Int { kind == .timeout ? 504 : 502 }
+}

@@ -1,0 +1,56 @@
+/// The request as it goes to the upstream: the client's method, target, headers and body, with Understudy's own
+/// parts taken out (its headers, the `_fault` parameter), the hop-by-hop headers dropped, `Host` rewritten and
+/// `X-Forwarded-*` added.
+struct UpstreamRequest: Equatable {
+    let method: String
+    /// The path and query as sent upstream, under the upstream's base path.
+    let target: String
+    let headers: HTTPHeaders
+    let body: [UInt8]
+
+    /// Headers that describe one hop, not the message (RFC 9110 §7.6.1), and never cross a proxy.
+    static let hopByHop: Set<String> = [
+        "connection", "keep-alive", "proxy-connection", "proxy-authenticate", "proxy-authorization", "te",
+        "trailer", "transfer-encoding", "upgrade",
+    ]
+
+    init(forwarding request: HTTPRequest, to upstream: Upstream, clientAddress: String?) {
+        method = request.method
+        var target = upstream.basePath + String(request.path)
+        if let query = request.rawQuery {
+            let kept = query.split(separator: "&", omittingEmptySubsequences: false).filter { pair in
+                let name = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+                return QueryParameters.decode(name) != "_fault"
+            }
+            if !kept.isEmpty { target += "?" + kept.joined(separator: "&") }
+        }
+        self.target = target.isEmpty ? "/" : target
+        let incoming = request.headers.decoded
+        let connectionListed = Set((incoming["Connection"] ?? "").split(separator: ",").map {
+            $0.filter { $0 != " " && $0 != "\t" }.lowercased()
+        })
+        var headers = HTTPHeaders()
+        headers.add("Host", upstream.hostHeader)
+        var forwardedFor: String?
+        for field in incoming {
+            let name = field.name.lowercased()
+            if name == "x-forwarded-for" {
+                forwardedFor = forwardedFor.map { "\($0), \(field.value)" } ?? field.value
+                continue
+            }
+            guard !UpstreamRequest.hopByHop.contains(name), !connectionListed.contains(name), name != "host",
+                  name != "content-length", !name.hasPrefix("x-understudy-"), !name.hasPrefix("x-forwarded-")
+            else { continue }
+            headers.add(field.name, field.value)
+        }
+        if let clientAddress {
+            headers.add("X-Forwarded-For", forwardedFor.map { "\($0), \(clientAddress)" } ?? clientAddress)
+        } else if let forwardedFor {
+            headers.add("X-Forwarded-For", forwardedFor)
+        }
+        if let host = incoming["Host"] { headers.add("X-Forwarded-Host", host) }
+        headers.add("X-Forwarded-Proto", "http")
+        self.headers = headers
+        body = request.body
+    }
+}
