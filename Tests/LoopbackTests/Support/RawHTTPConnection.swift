@@ -143,6 +143,11 @@ final class RawHTTPConnection {
         }
     }
 
+    /// What arrives next (up to 64 KiB); empty once the connection ends or the receive timeout passes.
+    func readSome() -> [UInt8] {
+        readChunk() ?? []
+    }
+
     private func readChunk() -> [UInt8]? {
         var chunk = [UInt8](repeating: 0, count: 65_536)
         let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }

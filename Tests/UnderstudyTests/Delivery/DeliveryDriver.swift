@@ -10,6 +10,8 @@ struct DeliveryDriver {
 
     /// The `Content-Length` of the head, once sent (nil inside: chunked).
     var head: Int??
+    /// The status and headers of a head that came from elsewhere (`replyHead`: a proxied reply).
+    var replyHead: (status: Int, headers: HTTPHeaders)?
     var writes: [Write] = []
     var raw: [UInt8] = []
     /// The step that ended the reply, if one did.
@@ -54,6 +56,9 @@ struct DeliveryDriver {
         for step in steps {
             switch step {
             case .head(let contentLength): head = .some(contentLength)
+            case .replyHead(let status, let headers, let contentLength):
+                head = .some(contentLength)
+                replyHead = (status, headers)
             case .body(let bytes): if !bytes.isEmpty { writes.append(Write(at: now, bytes: bytes)) }
             case .raw(let bytes): raw += bytes
             case .end, .close, .closeWhenFlushed, .hang:
