@@ -33,12 +33,15 @@ run: release
 # schemathesis with and without an injected fault), then the browser check.
 test: unit contract browser
 
+# The integration suite runs twice: against Understudy, then through an Understudy forwarding to another one
+# (--upstream), so every fault, retry, refresh, stream and transfer it checks is proven on proxied routes too.
 # --quiet: Swift Testing prints its issues and one summary line, not two lines per test. XCTest runs first and lists
 # its own tests (Tests/ControlTests/XCTestSessionTests.swift) with "Executed N tests"; under a --filter that selects
 # none of them it says "Executed 0 tests", which is XCTest's count alone, not Swift Testing's.
 unit: deps assets
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --quiet
+	UNDERSTUDY_INTEGRATION_VIA=proxy $(SWIFT) test --skip-build --quiet --filter IntegrationTests
 	@command -v curl >/dev/null 2>&1 || scripts/install-deps.sh curl
 	python3 scripts/snippets.py --server-bin .build/debug/understudy
 

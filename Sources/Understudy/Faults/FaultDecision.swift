@@ -21,7 +21,7 @@ extension FaultBook {
     /// Decides the request's fault: the one it asked for (`requested`, from its header or query), else the first
     /// eligible rule's; then draws its delay, takes its rate-limit token and draws its garbage, in that order, from
     /// the session's generator.
-    mutating func decide(for request: HTTPRequest, session: String?, isStream: Bool, requested: Decision?,
+    mutating func decide(for request: HTTPRequest, session: String?, isStream: Bool?, requested: Decision?,
                          nowMilliseconds: Double) -> FaultDecision.Outcome {
         let payloadSeed = payloadSeed(session: session)
         guard let chosen = requested ?? decide(for: request, session: session, isStream: isStream) else {

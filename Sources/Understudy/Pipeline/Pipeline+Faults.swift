@@ -13,7 +13,8 @@ extension Pipeline {
             plan.response = APIError(400, "Invalid '\(FaultHeaders.session)' - \(problem)").response
             return plan
         }
-        let isStream = upstream == nil && router.isStreamRequest(incoming)
+        // A forwarded request's kind is known once the upstream answers: rules for either kind may fire.
+        let isStream: Bool? = upstream == nil ? router.isStreamRequest(incoming) : nil
         let requested: FaultBook.Decision?
         do {
             requested = try requestedFault(incoming)
@@ -33,7 +34,8 @@ extension Pipeline {
         plan.ruleID = decision.source.ruleID
         plan.delayMilliseconds = decision.delayMilliseconds
         // Directives that cannot act on this reply are left out of what it reports as applied.
-        var skipped = spec.present(isStream ? FaultSpec.bodyDirectives : FaultSpec.streamDirectives)
+        // A forwarded reply's kind is known once the upstream answers: the delivery says which directives acted.
+        var skipped = isStream.map { spec.present($0 ? FaultSpec.bodyDirectives : FaultSpec.streamDirectives) } ?? []
         var bucketHeaders: [(String, String)] = []
         if let limit = spec.rateLimit, let outcome = decision.rateLimit {
             let resetsAt = Int(clock().rounded(.up)) + outcome.resetsInSeconds
@@ -70,7 +72,7 @@ extension Pipeline {
         let applied = spec.text(skipping: skipped)
         plan.applied = applied.isEmpty ? nil : applied
         if isForwarded {
-            plan.delivery = Pipeline.forwarded(spec, sendsBody: sendsBody, garbage: decision.garbage)
+            plan.delivery = Pipeline.forwarded(spec, sendsBody: sendsBody, skipped: skipped, garbage: decision.garbage)
             return plan
         }
         if let malformation = spec.malformed, !skipped.contains("malformed") {

@@ -1,7 +1,7 @@
 extension Pipeline {
     /// How a forwarded request's faults act: a connection fault needs no upstream (nothing is forwarded), every
     /// other body fault goes into the delivery, which applies it to the upstream's reply as it arrives.
-    static func forwarded(_ spec: FaultSpec, sendsBody: Bool, garbage: [UInt8]) -> ReplyPlan.Delivery {
+    static func forwarded(_ spec: FaultSpec, sendsBody: Bool, skipped: Set<String>, garbage: [UInt8]) -> ReplyPlan.Delivery {
         switch spec.connection {
         case .empty?: return .empty
         case .reset(afterHeaders: false)?: return .reset(afterHeaders: false)
@@ -11,7 +11,12 @@ extension Pipeline {
         case nil: break
         }
         guard sendsBody else { return .proxy(ProxyPlan()) }
-        return .proxy(ProxyPlan(truncation: spec.truncation, pacing: spec.pacing, malformed: spec.malformed))
+        let toStream = spec.text(skipping: skipped.union(spec.present(FaultSpec.bodyDirectives)))
+        let toBody = spec.text(skipping: skipped.union(spec.present(FaultSpec.streamDirectives)))
+        return .proxy(ProxyPlan(truncation: spec.truncation, pacing: spec.pacing,
+                                malformed: skipped.contains("malformed") ? nil : spec.malformed, stream: spec.stream,
+                                appliedToStream: toStream.isEmpty ? nil : toStream,
+                                appliedToBody: toBody.isEmpty ? nil : toBody))
     }
 
     /// The delivery of a forwarded request: it sends the request upstream on its first turn (after any delay).

@@ -14,9 +14,10 @@ struct ProxiedReply: Delivery {
     /// How often a paused reply looks whether the client caught up.
     static let drainCheckMilliseconds = 5.0
 
-    let plan: ProxyPlan
+    /// The faults, narrowed to the kind of reply once the head has come (`narrow`).
+    private(set) var plan: ProxyPlan
     /// The reply's own headers (CORS, the fault applied, rate limits): they win over the upstream's.
-    let ownHeaders: HTTPHeaders
+    private(set) var ownHeaders: HTTPHeaders
     let isHeadRequest: Bool
     let upstreamURL: String
     /// Sends the request upstream; called on the first turn, after any delay.
@@ -55,6 +56,8 @@ struct ProxiedReply: Delivery {
         var sent = 0
         /// The held body, once gathered and transformed; nil: read from the exchange.
         var held: [UInt8]?
+        /// The stream faults at work on an event stream.
+        var events: ProxiedEvents?
     }
 
     mutating func advance(_ context: DeliveryContext) -> DeliveryTurn {
@@ -92,6 +95,7 @@ struct ProxiedReply: Delivery {
             return failed(failure, exchange)
         }
         guard let head = exchange.head else { return DeliveryTurn() }
+        narrow(toEventStream: head.headers["Content-Type"]?.lowercased().hasPrefix("text/event-stream") == true)
         let headers = forwardedHeaders(head.headers)
         if isHeadRequest || !ProxiedReply.hasBody(status: head.status) {
             finish(exchange, head.status)
@@ -110,6 +114,7 @@ struct ProxiedReply: Delivery {
             return heldBodyArrived(head, exchange, context)
         }
         var cut = bodyCut(length: head.contentLength, now: context.now)
+        if plan.stream != FaultSpec.StreamFaults() { cut.events = ProxiedEvents(faults: plan.stream) }
         let announced = plan.truncation == .chunked ? nil : head.contentLength
         var turn = sendBody(&cut, exchange, context)
         turn.steps.insert(.replyHead(status: head.status, headers: headers, contentLength: announced), at: 0)
@@ -173,6 +178,7 @@ struct ProxiedReply: Delivery {
 
     private mutating func sendBody(_ cut: inout BodyCut, _ exchange: UpstreamExchange,
                                    _ context: DeliveryContext) -> DeliveryTurn {
+        if cut.events != nil { return sendEvents(&cut, exchange, context) }
         if cut.held == nil {
             // A client that stopped keeping up stops the upstream too, until it drains.
             let behind = context.unflushedBytes > ProxiedReply.highWaterBytes
@@ -214,6 +220,64 @@ struct ProxiedReply: Delivery {
         }
         let waiting = cut.held != nil || !exchange.pending.isEmpty
         return DeliveryTurn(steps, wake: waiting ? nextTick.map { max(0, $0) } : nil)
+    }
+
+    /// An event stream with stream faults: the upstream's events, counted, broken, cut, dripped, and ended by
+    /// number.
+    private mutating func sendEvents(_ cut: inout BodyCut, _ exchange: UpstreamExchange,
+                                     _ context: DeliveryContext) -> DeliveryTurn {
+        guard var events = cut.events else { return DeliveryTurn() }
+        defer { cut.events = events }
+        let behind = context.unflushedBytes > ProxiedReply.highWaterBytes
+        exchange.setPaused(behind)
+        if behind { return DeliveryTurn(wake: ProxiedReply.drainCheckMilliseconds) }
+        events.receive(exchange.take())
+        if exchange.ended { events.upstreamEnded() }
+        let piece = events.nextPiece()
+        let steps: [DeliveryStep] = piece.isEmpty ? [] : [.body(piece)]
+        let status = exchange.head?.status ?? 0
+        // `chunk-size` drips the rest a millisecond apart.
+        if !events.outbox.isEmpty { return DeliveryTurn(steps, wake: 1) }
+        switch events.ending {
+        case .close(let reset)?:
+            finish(exchange, status)
+            exchange.cancelIfUnfinished()
+            return DeliveryTurn(steps + [.closeWhenFlushed(reset: reset)])
+        case .stall?:
+            // Nothing more goes out: the upstream is let go, and the client is held until it leaves.
+            finish(exchange, status)
+            exchange.cancelIfUnfinished()
+            return DeliveryTurn(steps + [.hang])
+        case nil:
+            break
+        }
+        if exchange.ended {
+            finish(exchange, status)
+            return DeliveryTurn(steps + [.end])
+        }
+        if let failure = exchange.failure {
+            upstream = outcome(exchange, status: status, failure: failure.detail)
+            phase = .done
+            return DeliveryTurn(steps + [.closeWhenFlushed(reset: false)])
+        }
+        return DeliveryTurn(steps)
+    }
+
+    /// Keeps the faults that act on this kind of reply (the stream faults on an event stream, the body faults on
+    /// anything else), and says so in `X-Understudy-Fault-Applied`.
+    private mutating func narrow(toEventStream isEventStream: Bool) {
+        if isEventStream {
+            plan.truncation = nil
+            plan.pacing = nil
+            plan.malformed = nil
+        } else {
+            plan.stream = FaultSpec.StreamFaults()
+        }
+        guard ownHeaders[FaultHeaders.applied] != nil else { return }
+        ownHeaders.remove(FaultHeaders.applied)
+        if let applied = isEventStream ? plan.appliedToStream : plan.appliedToBody {
+            ownHeaders.add(FaultHeaders.applied, applied)
+        }
     }
 
     // MARK: Endings

@@ -9,8 +9,12 @@ struct ProxyPlan: Equatable {
     var resetAfterHead = false
     /// Break a 2xx body's JSON (the whole body is held for this one fault: it needs all of it).
     var malformed: FaultSpec.Malformation?
-    /// The client's address, for `X-Forwarded-For` (the transport knows it).
-    var clientAddress: String?
+    /// The stream faults, for an upstream reply that turns out to be an event stream.
+    var stream = FaultSpec.StreamFaults()
+    /// What `X-Understudy-Fault-Applied` says once the upstream's head tells which kind of reply it is: the
+    /// stream directives act on an event stream only, the body directives on anything else.
+    var appliedToStream: String?
+    var appliedToBody: String?
 }
 
 /// What the journal says of a forwarded request: the upstream's status (0 when it gave none) and how long it

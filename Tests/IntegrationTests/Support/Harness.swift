@@ -85,8 +85,9 @@ func withHarness<T>(
     etagCache: ETagCache? = nil,
     _ body: (Harness) async throws -> T
 ) async throws -> T {
-    let server = ownServer ? try UnderstudyServer.start(.init(port: 0)) : try SharedServer.get()
-    defer { if ownServer { server.stop() } }
+    let servers = ownServer ? try TestServers.start() : try SharedServer.get()
+    defer { if ownServer { servers.stop() } }
+    let server = servers.server
     let session = "it-\(UUID().uuidString)"
     server.faults.startSession(session)
     defer {
@@ -111,12 +112,41 @@ func withHarness<T>(
 /// A lazily initialised global rather than a Mutex: Swift runs the initialiser once under `swift_once`, which
 /// ThreadSanitizer sees, whereas it cannot see Synchronization.Mutex's futex (scripts/tsan-suppressions.txt).
 enum SharedServer {
-    private static let started = Result { () throws(ServerError) -> UnderstudyServer in
-        try UnderstudyServer.start(.init(port: 0))
+    private static let started = Result { () throws(ServerError) -> TestServers in
+        try TestServers.start()
     }
 
-    static func get() throws -> UnderstudyServer {
+    static func get() throws -> TestServers {
         try started.get()
+    }
+}
+
+/// The server a test's client talks to. With `UNDERSTUDY_INTEGRATION_VIA=proxy` in the environment (`make test`
+/// runs the suite both ways) it is an Understudy forwarding to another one (`--upstream`): the tests are the same,
+/// so every fault, retry, refresh, stream and transfer is proven on proxied routes as on the built-in ones. Rules,
+/// sessions and the journal are the one in front's, where a team's tests would steer it.
+struct TestServers: Sendable {
+    let server: UnderstudyServer
+    let upstream: UnderstudyServer?
+
+    static var mode: String { ProcessInfo.processInfo.environment["UNDERSTUDY_INTEGRATION_VIA"] ?? "direct" }
+
+    static func start() throws(ServerError) -> TestServers {
+        guard mode == "proxy" else { return TestServers(server: try UnderstudyServer.start(.init(port: 0)), upstream: nil) }
+        let upstream = try UnderstudyServer.start(.init(port: 0))
+        var configuration = UnderstudyServer.Configuration(port: 0)
+        configuration.upstream = try? Upstream(url: upstream.baseURL.absoluteString)
+        do {
+            return TestServers(server: try UnderstudyServer.start(configuration), upstream: upstream)
+        } catch {
+            upstream.stop()
+            throw error
+        }
+    }
+
+    func stop() {
+        server.stop()
+        upstream?.stop()
     }
 }
 
