@@ -13,6 +13,11 @@ struct CommandLineOptions: Equatable {
     var shutdownGraceSeconds = 5.0
     var upstream: Upstream?
     var upstreamTimeoutSeconds: Int?
+    var replayDirectory: String?
+    var replayIgnoredQuery: [String] = []
+    var recordDirectory: String?
+    var redactedFields: [String] = []
+    var recordsUnredacted = false
     var quiet = false
     var showHelp = false
     var showVersion = false
@@ -25,7 +30,8 @@ struct CommandLineOptions: Equatable {
     static let usage = """
         Usage: understudy [--host HOST] [--port PORT] [--fixtures DIR] [--scenario FILE]... [--seed N]
                           [--journal-size N] [--admin-token TOKEN] [--allow-host NAME]... [--grace SECONDS]
-                          [--upstream URL [--upstream-timeout SECONDS]] [--quiet]
+                          [--upstream URL [--upstream-timeout SECONDS]] [--replay DIR [--replay-ignore-query NAME]...]
+                          [--record DIR [--redact-field NAME]... [--record-secrets]] [--quiet]
                understudy wait [--timeout SECONDS] [URL]   (exits 0 once a server at URL answers)
                understudy --help | --version
 
@@ -47,6 +53,20 @@ struct CommandLineOptions: Equatable {
                            applied to its replies; the DummyJSON routes are off
           --upstream-timeout SECONDS
                            answer 504 when the upstream does not connect or reply within SECONDS (default 30)
+          --replay DIR     answer every request outside /__understudy from the recording in DIR instead of the
+                           DummyJSON routes; a request it does not hold gets a JSON 502 naming the nearest
+                           recordings (header X-Understudy-Replay: miss). A broken file stops start-up
+          --replay-ignore-query NAME
+                           leave the query parameter NAME out of matching (repeatable), besides those the
+                           recording's understudy-recording.json lists
+          --record DIR     with --upstream: write each forwarded exchange into DIR as it happens (one reviewable
+                           JSON file per request; replay it with --replay DIR). With --replay too, only the
+                           requests the recording misses are forwarded, and recorded. Authorization, Cookie,
+                           Set-Cookie and token-like JSON fields (accessToken, refreshToken, token, password)
+                           become numbered placeholders
+          --redact-field NAME
+                           redact the JSON field NAME too (repeatable)
+          --record-secrets record secrets as they are, unredacted (never for a recording you share)
           --grace SECONDS  on SIGTERM/SIGINT, let in-flight replies finish for up to SECONDS (default 5)
           --quiet          do not log one line per request on stderr
           --help           show this help
@@ -122,6 +142,21 @@ struct CommandLineOptions: Equatable {
                     throw UsageError(message: "--upstream-timeout must be a whole number of seconds from 1 to 3600, not '\(text)'")
                 }
                 options.upstreamTimeoutSeconds = seconds
+            case "--replay":
+                options.replayDirectory = try value()
+                if options.replayDirectory?.isEmpty != false { throw UsageError(message: "--replay needs a directory") }
+            case "--replay-ignore-query":
+                let name = try value()
+                guard !name.isEmpty else { throw UsageError(message: "--replay-ignore-query needs a parameter name") }
+                options.replayIgnoredQuery.append(name)
+            case "--record":
+                options.recordDirectory = try value()
+                if options.recordDirectory?.isEmpty != false { throw UsageError(message: "--record needs a directory") }
+            case "--redact-field":
+                let name = try value()
+                guard !name.isEmpty else { throw UsageError(message: "--redact-field needs a JSON field name") }
+                options.redactedFields.append(name)
+            case "--record-secrets": options.recordsUnredacted = true
             case "--quiet", "-q": options.quiet = true
             case "--help", "-h": options.showHelp = true
             case "--version": options.showVersion = true
@@ -132,6 +167,15 @@ struct CommandLineOptions: Equatable {
             throw UsageError(message: "--upstream-timeout needs --upstream")
         }
         if let seconds = options.upstreamTimeoutSeconds { options.upstream?.timeoutSeconds = seconds }
+        if options.recordDirectory != nil, options.upstream == nil {
+            throw UsageError(message: "--record needs --upstream URL: it records what the upstream answers")
+        }
+        if options.recordDirectory == nil, !options.redactedFields.isEmpty || options.recordsUnredacted {
+            throw UsageError(message: "--redact-field and --record-secrets need --record DIR")
+        }
+        if !options.replayIgnoredQuery.isEmpty, options.replayDirectory == nil {
+            throw UsageError(message: "--replay-ignore-query needs --replay DIR")
+        }
         return options
     }
 }

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Understudy
+import UnderstudyRecording
 
 // A reader of stdout or stderr that goes away must not kill the server: writes then fail with EPIPE instead.
 signal(SIGPIPE, SIG_IGN)
@@ -70,6 +71,26 @@ for path in options.scenarioPaths {
     }
 }
 if let seed = options.seed { configuration.seed = seed }
+if let directory = options.replayDirectory {
+    do {
+        var recording = try Recording(contentsOf: URL(fileURLWithPath: directory))
+        recording.options = recording.options.adding(RecordingOptions(ignoredQueryParameters: options.replayIgnoredQuery))
+        configuration.replay = recording
+    } catch {
+        fail("cannot load the recording: \(error)", code: 2)
+    }
+}
+if let directory = options.recordDirectory {
+    let recordingOptions = RecordingOptions(redactedFields: options.redactedFields, redacts: !options.recordsUnredacted)
+    do {
+        configuration.record = try RecordingWriter(directory: URL(fileURLWithPath: directory), options: recordingOptions)
+    } catch {
+        fail("cannot record into \(directory): \(error)", code: 2)
+    }
+    if options.recordsUnredacted {
+        say("WARNING: --record-secrets: tokens, passwords and cookies are written into \(directory) as they are.")
+    }
+}
 let requestLog = StandardError()
 if !options.quiet {
     configuration.requestLog = { entry in requestLog.log("\(entry)") }
@@ -88,9 +109,17 @@ if !RemoteControlPolicy.isLoopback(host: options.host) {
         : "WARNING: fault injection and the admin API need the admin token (header X-Understudy-Token).")
 }
 print("Understudy \(Understudy.version) listening on \(server.baseURL.absoluteString)")
-if let upstream = configuration.upstream {
+if let recording = configuration.replay {
+    let answers = recording.entries.reduce(0) { $0 + $1.responses.count }
+    let misses = configuration.upstream.map { "misses go to \($0.url)" } ?? "nothing else is served"
+    print("Replaying \(recording.entries.count) recorded requests (\(answers) answers) from \(options.replayDirectory ?? ""); \(misses).")
+} else if let upstream = configuration.upstream {
     print("Forwarding to \(upstream.url) (faults apply on the way back), seed \(configuration.seed)")
-} else {
+}
+if let directory = options.recordDirectory {
+    print("Recording forwarded exchanges into \(directory)\(options.recordsUnredacted ? " UNREDACTED" : ", secrets redacted")")
+}
+if configuration.replay == nil, configuration.upstream == nil {
     print("Serving \(configuration.catalog.productCount) products and \(configuration.catalog.userCount) users, seed \(configuration.seed). Try: curl \(server.baseURL.absoluteString)/products/1")
 }
 print("Control room: \(server.baseURL.absoluteString)/__understudy/ (open it in a browser: live traffic, one-click faults, a demo client)")

@@ -6,12 +6,14 @@ struct MiddlewareChain {
     private var cors = CORSMiddleware()
     private var conditionalGET = ConditionalGETMiddleware()
     private let journal: JournalMiddleware
+    private let recording: RecordingMiddleware
     /// After the journal, whose entry it sends.
     private let liveFeed: LiveFeedMiddleware
     private let log: RequestLogMiddleware?
 
-    init(journal: Journal, feed: LiveFeed, requestLog: (@Sendable (RequestLogEntry) -> Void)?) {
+    init(journal: Journal, feed: LiveFeed, recorder: Recorder, requestLog: (@Sendable (RequestLogEntry) -> Void)?) {
         self.journal = JournalMiddleware(journal: journal)
+        recording = RecordingMiddleware(recorder: recorder)
         liveFeed = LiveFeedMiddleware(feed: feed)
         log = requestLog.map(RequestLogMiddleware.init(log:))
     }
@@ -38,6 +40,7 @@ struct MiddlewareChain {
 
     func completed(_ plan: ReplyPlan, _ outcome: ReplyOutcome) {
         journal.completed(plan, outcome)
+        recording.completed(plan, outcome)
         liveFeed.completed(plan, outcome)
         log?.completed(plan, outcome)
     }

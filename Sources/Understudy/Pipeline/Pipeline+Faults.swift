@@ -14,7 +14,7 @@ extension Pipeline {
             return plan
         }
         // A forwarded request's kind is known once the upstream answers: rules for either kind may fire.
-        let isStream: Bool? = upstream == nil ? router.isStreamRequest(incoming) : nil
+        let isStream: Bool? = upstream == nil ? servesBuiltInRoutes && router.isStreamRequest(incoming) : nil
         let requested: FaultBook.Decision?
         do {
             requested = try requestedFault(incoming)
@@ -116,6 +116,10 @@ extension Pipeline {
     }
 
     private func route(_ incoming: HTTPRequest, into plan: inout ReplyDraft, fault: FaultSpec?, payloadSeed: UInt64) {
+        if let replayed = replayedResponse(for: incoming) {
+            plan.response = replayed
+            return
+        }
         if upstream != nil {
             // The upstream answers, later: the delivery forwards the request once any delay is over.
             plan.delivery = .proxy(ProxyPlan())

@@ -24,14 +24,16 @@ extension Pipeline {
         guard let upstream else { return nil }
         let forwarded = UpstreamRequest(forwarding: plan.request, to: upstream, clientAddress: clientAddress)
         return ProxiedReply(plan: proxyPlan, ownHeaders: plan.response.headers,
-                            isHeadRequest: plan.request.method == "HEAD", upstreamURL: upstream.url) { [weak transport] in
+                            isHeadRequest: plan.request.method == "HEAD", upstreamURL: upstream.url) { [weak transport, recorder] in
             guard let transport else {
                 let exchange = UpstreamExchange(startedAt: EventLoop.monotonicMilliseconds())
                 exchange.failed(UpstreamFailure(kind: .unreachable, detail: "the server is stopping"),
                                 at: exchange.startedAt)
                 return exchange
             }
-            return transport.sendUpstream(forwarded)
+            let exchange = transport.sendUpstream(forwarded)
+            exchange.keepsBody = recorder.isRecording
+            return exchange
         }
     }
 }

@@ -17,7 +17,11 @@ final class Pipeline {
     let clock: @Sendable () -> Double
     /// The API every request outside the admin API is forwarded to (`--upstream`), if any.
     let upstream: Upstream?
+    /// Where forwarded exchanges are recorded, when they are.
+    let recorder: Recorder
     private let cache: ReplyCache
+    /// The recording that answers instead of the built-in routes (`--replay`), when one is given.
+    let replay: ReplayRoutes?
     /// The concerns every reply passes through, in order.
     private(set) var middleware: MiddlewareChain
     /// Fault specs sent per request, parsed once (see `parsedSpec`).
@@ -35,11 +39,13 @@ final class Pipeline {
         remoteControl = RemoteControlPolicy(host: configuration.host, token: configuration.adminToken)
         clock = configuration.clock
         upstream = configuration.upstream
+        recorder = Recorder(writer: configuration.record)
         cache = ReplyCache(routes: router.cache)
+        replay = configuration.replay.map(ReplayRoutes.init)
         feed = LiveFeed(faults: faults, journal: journal)
         streams = StreamSource(catalog: configuration.catalog,
                                maximumUnflushedBytes: configuration.maximumStreamBacklogBytes)
-        middleware = MiddlewareChain(journal: journal, feed: feed, requestLog: configuration.requestLog)
+        middleware = MiddlewareChain(journal: journal, feed: feed, recorder: recorder, requestLog: configuration.requestLog)
     }
 
     /// Connects the transport under the pipeline, once it is bound to `port`.
@@ -63,7 +69,7 @@ final class Pipeline {
         if request.isAdmin {
             // The admin API: same origin and a known Host, then the admin token, then its routes.
             plan = adminPlan(for: request)
-        } else if upstream == nil, let cached = cache.reply(for: request, rulesInstalled: faults.hasRules, faultReply: cannedFault) {
+        } else if servesBuiltInRoutes, let cached = cache.reply(for: request, rulesInstalled: faults.hasRules, faultReply: cannedFault) {
             // The fast path: a reply built once for what decides these bytes.
             plan = ReplyDraft(request: request, response: HTTPResponse(status: cached.reply.status), session: request.session)
             plan.canned = cached.reply

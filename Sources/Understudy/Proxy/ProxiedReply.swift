@@ -297,6 +297,7 @@ struct ProxiedReply: Delivery {
 
     private mutating func finish(_ exchange: UpstreamExchange, _ status: Int) {
         upstream = outcome(exchange, status: status, failure: nil)
+        upstream?.reply = exchange.capturedReply
         phase = .done
     }
 

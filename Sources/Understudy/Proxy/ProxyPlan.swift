@@ -25,4 +25,13 @@ struct UpstreamOutcome: Equatable, Sendable {
     var milliseconds: Double
     /// Why the upstream gave no whole reply; nil when it did.
     var failure: String?
+    /// The upstream's whole reply, when it is being recorded.
+    var reply: CapturedReply?
+}
+
+/// An upstream's reply as it came, before any fault touched it: what a recording keeps.
+struct CapturedReply: Equatable, Sendable {
+    var status: Int
+    var headers: HTTPHeaders
+    var body: [UInt8]
 }

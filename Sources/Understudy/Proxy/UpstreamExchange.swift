@@ -20,6 +20,12 @@ final class UpstreamExchange {
     private(set) var headAt: Double?
     /// Body bytes the upstream sent in all.
     private(set) var bodyBytesReceived = 0
+    /// Whether a copy of the whole body is kept as it arrives (for `--record`), up to `maximumKeptBytes`.
+    var keepsBody = false
+    private(set) var keptBody: [UInt8] = []
+    /// The body outgrew what is kept: the exchange is not recorded.
+    private(set) var keptBodyOverflowed = false
+    static let maximumKeptBytes = 16 << 20
 
     /// Asks the delivery for a turn: set by the delivery, called whenever something arrives.
     var waker: DeliveryWaker?
@@ -36,6 +42,12 @@ final class UpstreamExchange {
 
     var isOver: Bool { ended || failure != nil }
 
+    /// The upstream's whole reply, when its body was kept and it ended cleanly: what `--record` writes.
+    var capturedReply: CapturedReply? {
+        guard keepsBody, ended, !keptBodyOverflowed, let head else { return nil }
+        return CapturedReply(status: head.status, headers: head.headers, body: keptBody)
+    }
+
     // MARK: What the client reports
 
     func received(_ head: Head, at now: Double) {
@@ -49,6 +61,14 @@ final class UpstreamExchange {
         guard !isOver, !bytes.isEmpty else { return }
         pending += bytes
         bodyBytesReceived += bytes.count
+        if keepsBody, !keptBodyOverflowed {
+            if keptBody.count + bytes.count > UpstreamExchange.maximumKeptBytes {
+                keptBodyOverflowed = true
+                keptBody = []
+            } else {
+                keptBody += bytes
+            }
+        }
         waker?.wake()
     }
 

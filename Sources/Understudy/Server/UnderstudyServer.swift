@@ -1,5 +1,6 @@
 import Foundation
 import UnderstudyLocking
+import UnderstudyRecording
 
 /// A running Understudy: a DummyJSON-compatible HTTP/1.1 server on its own libevent thread.
 ///
@@ -55,11 +56,18 @@ public final class UnderstudyServer: Sendable {
         /// How many bytes of requests (headers, path, query, …) the journal keeps; the oldest go first past it.
         /// Header values are kept up to 4 KiB each, so one entry cannot hold a whole 64 KiB head.
         public var journalByteLimit = 32 << 20
+        /// A recording to answer every request outside `/__understudy` from, instead of the DummyJSON routes
+        /// (`--replay DIR`): load it with `Recording(contentsOf:)`. A request it does not hold gets a JSON 502
+        /// naming it and the nearest recordings, with `X-Understudy-Replay: miss`.
+        public var replay: Recording?
         /// The clock tokens and timestamps use, as seconds since 1970 (replaceable in tests).
         public var clock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
         /// The API to forward every request outside `/__understudy` to, with faults applied on the way back; nil
         /// serves DummyJSON's API from `catalog`.
         public var upstream: Upstream?
+        /// Records every exchange forwarded to `upstream` (`--record DIR`), redacted as the writer's options say;
+        /// with `replay` too, only the requests the recording misses are forwarded, so only those are recorded.
+        public var record: RecordingWriter?
 
         /// A configuration for `host:port` serving `catalog`, with every other setting at its default.
         public init(host: String = "127.0.0.1", port: Int = 0, catalog: Catalog = .standard) {
@@ -70,6 +78,7 @@ public final class UnderstudyServer: Sendable {
     }
 
     private let transport: HTTPTransport
+    private let recorder: Recorder
     private let stopped = Locked(false)
 
     /// The fault rules, sessions and seed; change them from any thread.
@@ -88,8 +97,9 @@ public final class UnderstudyServer: Sendable {
         return URL(string: "http://\(hostPart):\(port)")!
     }
 
-    private init(transport: HTTPTransport, faults: FaultController, journal: Journal, host: String) {
+    private init(transport: HTTPTransport, recorder: Recorder, faults: FaultController, journal: Journal, host: String) {
         self.transport = transport
+        self.recorder = recorder
         self.faults = faults
         self.journal = journal
         self.port = transport.port
@@ -111,7 +121,8 @@ public final class UnderstudyServer: Sendable {
         let pipeline = Pipeline(configuration: configuration, faults: faults, journal: journal)
         let transport = try HTTPTransport(configuration: configuration, pipeline: pipeline)
         transport.start()
-        return UnderstudyServer(transport: transport, faults: faults, journal: journal, host: configuration.host)
+        return UnderstudyServer(transport: transport, recorder: pipeline.recorder, faults: faults, journal: journal,
+                                host: configuration.host)
     }
 
     /// Refuses new connections for a while (clients see "connection refused"), then accepts again.
@@ -151,6 +162,12 @@ public final class UnderstudyServer: Sendable {
         }
         guard !alreadyStopped else { return }
         transport.shutDown()
+        recorder.current.writer?.flush()
+    }
+
+    /// Waits until every exchange recorded so far is on disk (see `Configuration.record`).
+    public func flushRecording() async {
+        await recorder.current.writer?.flushed()
     }
 
     deinit {

@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+import Understudy
+import UnderstudyRecording
+import UnderstudyTestSupport
+
+/// `--upstream` with `--record`, then `--replay` with the upstream gone: a real upstream (a second Understudy), a
+/// real directory, real sockets.
+@Suite struct RecordReplayTests {
+    private struct Login: Decodable {
+        let accessToken: String
+        let refreshToken: String
+    }
+
+    /// A fresh directory, removed afterwards.
+    private func withDirectory<T>(_ body: (URL) async throws -> T) async throws -> T {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("record-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        return try await body(directory)
+    }
+
+    private func startProxy(to upstream: UnderstudyServer, recordingInto directory: URL,
+                            replaying replay: Recording? = nil) throws -> UnderstudyServer {
+        var configuration = UnderstudyServer.Configuration()
+        configuration.upstream = try Upstream(url: upstream.baseURL.absoluteString)
+        configuration.record = try RecordingWriter(directory: directory)
+        configuration.replay = replay
+        return try UnderstudyServer.start(configuration)
+    }
+
+    /// Every file's text under `directory`.
+    private func texts(in directory: URL) -> [String] {
+        let files = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil)?.allObjects as? [URL] ?? []
+        return files.compactMap { try? String(contentsOf: $0, encoding: .utf8) }
+    }
+
+    @Test func aRecordedSessionHoldsNoSecretAndReplaysWithTheUpstreamGone() async throws {
+        try await withDirectory { directory in
+            let upstream = try UnderstudyServer.start()
+            let proxy = try startProxy(to: upstream, recordingInto: directory)
+            let client = HTTPTestClient(server: proxy)
+            let password = "emilyspass"
+            let login = try await client.json("POST", "/auth/login", raw: #"{"username":"emilys","password":"\#(password)"}"#)
+            let tokens = try login.decode(Login.self)
+            let me = try await client.send("GET", "/auth/me", headers: ["Authorization": "Bearer \(tokens.accessToken)"])
+            let refreshed = try await client.json("POST", "/auth/refresh", raw: #"{"refreshToken":"\#(tokens.refreshToken)"}"#,
+                                                  headers: ["Cookie": "accessToken=\(tokens.accessToken)"])
+            let newTokens = try refreshed.decode(Login.self)
+            let products = try await client.send("/products?limit=2&select=title")
+            #expect([login.status, me.status, refreshed.status, products.status] == [Int](repeating: 200, count: 4))
+            await proxy.flushRecording()
+            proxy.stop()
+            upstream.stop()
+
+            // Every secret the session sent or received, anywhere in the directory: none.
+            let secrets = [password, tokens.accessToken, tokens.refreshToken, newTokens.accessToken, newTokens.refreshToken]
+            let files = texts(in: directory)
+            #expect(files.count >= 5, "a file per request, and the manifest")
+            for secret in secrets {
+                #expect(!files.contains { $0.contains(secret) }, "a secret was written")
+            }
+
+            // The upstream is gone: the recording answers each call with what was recorded.
+            var configuration = UnderstudyServer.Configuration()
+            configuration.replay = try Recording(contentsOf: directory)
+            let replay = try UnderstudyServer.start(configuration)
+            defer { replay.stop() }
+            let offline = HTTPTestClient(server: replay)
+            let recorded = try Recording(contentsOf: directory)
+            func recordedBody(_ path: String) -> [UInt8]? {
+                recorded.entries.first { $0.request.path == path }?.responses.first?.body
+            }
+            let replayedLogin = try await offline.json("POST", "/auth/login", raw: #"{"username":"emilys","password":"\#(password)"}"#)
+            #expect(replayedLogin.status == 200)
+            #expect(recordedBody("/auth/login").map { Data($0) } == replayedLogin.body)
+            let replayedMe = try await offline.send("GET", "/auth/me", headers: ["Authorization": "Bearer \(tokens.accessToken)"])
+            #expect(replayedMe.status == 200, "a redacted Authorization still matches")
+            #expect(recordedBody("/auth/me").map { Data($0) } == replayedMe.body)
+            let replayedProducts = try await offline.send("/products?select=title&limit=2")
+            #expect(replayedProducts.status == 200)
+            #expect(replayedProducts.body == products.body)
+        }
+    }
+
+    @Test func withAReplayOnlyTheMissesAreForwardedAndRecorded() async throws {
+        try await withDirectory { directory in
+            let upstream = try UnderstudyServer.start()
+            defer { upstream.stop() }
+            let first = try startProxy(to: upstream, recordingInto: directory)
+            #expect(try await HTTPTestClient(server: first).send("/products/1").status == 200)
+            await first.flushRecording()
+            first.stop()
+
+            let second = try startProxy(to: upstream, recordingInto: directory, replaying: try Recording(contentsOf: directory))
+            let client = HTTPTestClient(server: second)
+            #expect(try await client.send("/products/1").status == 200)
+            #expect(try await client.send("/products/2").status == 200)
+            await second.flushRecording()
+            second.stop()
+            #expect(upstream.journal.entries(path: "/products/1").count == 1, "the hit never reached the upstream")
+            #expect(upstream.journal.entries(path: "/products/2").count == 1)
+            let paths = try Recording(contentsOf: directory).entries.map(\.request.path).sorted()
+            #expect(paths == ["/products/1", "/products/2"])
+        }
+    }
+}
