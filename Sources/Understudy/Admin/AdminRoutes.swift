@@ -11,6 +11,8 @@ struct AdminRoutes {
     let faults: FaultController
     let journal: Journal
     let transport: any TransportControls
+    /// The upstream, the recorder and the replayed recording's routes (`/__understudy/recording`).
+    let recording: RecordingControls
 
     func respond(to request: HTTPRequest) -> HTTPResponse {
         // Ids are percent-decoded segments, so a session id with a space or a slash can be named in a path.
@@ -41,6 +43,9 @@ struct AdminRoutes {
                 .init(key: "offline", value: .bool(transport.isOffline)),
                 .init(key: "heldConnections", value: .number(JSONNumber(transport.heldReplies))),
             ])))
+        case ("GET", "recording"?, 1), ("POST", "recording"?, 1), ("DELETE", "recording"?, 1),
+             ("POST", "recording"?, 2) where segments[1] == "snapshot":
+            return try recordingRoute(request, method: method, segments)
         case ("GET", "faults"?, 1):
             return json(.object(JSONObject([.init(key: "rules", value: .array(faults.rules.map(AdminJSON.rule)))])))
         case ("POST", "faults"?, 1):
@@ -135,8 +140,8 @@ struct AdminRoutes {
             let seed = try AdminJSON.seed(value)
             faults.reseed(seed)
             return json(.object(JSONObject([.init(key: "seed", value: .number(JSONNumber(seed: seed)))])))
-        case (_, let resource?, 1...2) where AdminRoutes.allowedMethods(resource, depth: segments.count) != nil:
-            let listed = AdminRoutes.allowedMethods(resource, depth: segments.count) ?? []
+        case (_, let resource?, 1...2) where AdminRoutes.allowedMethods(segments) != nil:
+            let listed = AdminRoutes.allowedMethods(segments) ?? []
             let allowed = listed.contains("GET") ? listed + ["HEAD"] : listed
             throw APIError(405, "Method \(request.method) is not allowed on \(request.path); use \(allowed.joined(separator: ", "))",
                            headers: ["Allow": allowed.joined(separator: ", ")])
@@ -146,8 +151,8 @@ struct AdminRoutes {
     }
 
     /// The methods each admin resource answers, for 405s; HEAD comes with GET.
-    static func allowedMethods(_ resource: String, depth: Int) -> [String]? {
-        switch (resource, depth) {
+    static func allowedMethods(_ segments: [String]) -> [String]? {
+        switch (segments.first ?? "", segments.count) {
         case ("health", 1): ["GET"]
         case ("requests", 1): ["GET", "DELETE"]
         case ("faults", 1): ["GET", "POST", "DELETE"]
@@ -157,6 +162,8 @@ struct AdminRoutes {
         case ("reset", 1), ("offline", 1): ["POST"]
         case ("seed", 1): ["GET", "PUT"]
         case ("scenarios", 1): ["GET", "POST"]
+        case ("recording", 1): ["GET", "POST", "DELETE"]
+        case ("recording", 2) where segments[1] == "snapshot": ["POST"]
         default: nil
         }
     }
@@ -213,7 +220,7 @@ struct AdminRoutes {
         ])), status: 201)
     }
 
-    private func body(of request: HTTPRequest) throws(APIError) -> JSONObject {
+    func body(of request: HTTPRequest) throws(APIError) -> JSONObject {
         guard !request.body.isEmpty else { return JSONObject() }
         do {
             guard case .object(let object) = try JSONParser.parse(request.body) else {
@@ -238,7 +245,7 @@ struct AdminRoutes {
         throw APIError(415, "Unsupported Content-Type '\(type)'; the admin API takes application/json bodies")
     }
 
-    private func json(_ value: JSONValue, status: Int = 200) -> HTTPResponse {
+    func json(_ value: JSONValue, status: Int = 200) -> HTTPResponse {
         .json(JSONWriter.encode(value), status: status)
     }
 

@@ -24,7 +24,7 @@ extension Pipeline {
         guard let upstream else { return nil }
         let forwarded = UpstreamRequest(forwarding: plan.request, to: upstream, clientAddress: clientAddress)
         return ProxiedReply(plan: proxyPlan, ownHeaders: plan.response.headers,
-                            isHeadRequest: plan.request.method == "HEAD", upstreamURL: upstream.url) { [weak transport, recorder] in
+                            isHeadRequest: plan.request.method == "HEAD", upstreamURL: upstream.url) { [weak transport] in
             guard let transport else {
                 let exchange = UpstreamExchange(startedAt: EventLoop.monotonicMilliseconds())
                 exchange.failed(UpstreamFailure(kind: .unreachable, detail: "the server is stopping"),
@@ -32,8 +32,14 @@ extension Pipeline {
                 return exchange
             }
             let exchange = transport.sendUpstream(forwarded)
-            exchange.keepsBody = recorder.isRecording
+            // Kept for a recording, or for a snapshot of the last exchanges made later.
+            exchange.keepsBody = true
             return exchange
         }
+    }
+
+    /// What the admin API reads and changes of forwarding and recording.
+    var recordingControls: RecordingControls {
+        RecordingControls(upstream: upstream, recorder: recorder, replayedRoutes: replay?.routes)
     }
 }

@@ -10,7 +10,9 @@ extension Pipeline {
         switch replay.answer(incoming) {
         case .hit(let response): return response
         // With an upstream, a miss is forwarded (and recorded, with `--record`).
-        case .miss(let miss): return upstream == nil ? ReplayRoutes.missResponse(miss) : nil
+        case .miss(let miss):
+            recorder.missed(incoming)
+            return upstream == nil ? ReplayRoutes.missResponse(miss) : nil
         }
     }
 }

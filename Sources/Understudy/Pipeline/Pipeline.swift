@@ -118,7 +118,8 @@ final class Pipeline {
                 plan.response = error.response
             }
         } else if let transport {
-            plan.response = AdminRoutes(faults: faults, journal: journal, transport: transport).respond(to: incoming)
+            plan.response = AdminRoutes(faults: faults, journal: journal, transport: transport,
+                                        recording: recordingControls).respond(to: incoming)
         } else {
             plan.response = APIError(503, "The admin API is not ready yet").response
         }

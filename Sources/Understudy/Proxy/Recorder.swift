@@ -2,9 +2,11 @@ import Foundation
 import UnderstudyLocking
 import UnderstudyRecording
 
-/// Where forwarded exchanges are recorded (`--record DIR`, or the admin API's `/__understudy/recording`), and how
-/// many were. The writer redacts and writes on its own queue; the loop only hands it a value. The loop records;
-/// the server flushes from its own thread when it stops, hence the lock.
+/// What Understudy keeps of the exchanges it forwards: the recording being written (`--record DIR`, or the admin
+/// API's `/__understudy/recording`), the last exchanges (so a snapshot can write them out after the fact), the
+/// routes recorded, and the requests a replayed recording missed. The writer redacts and writes on its own queue;
+/// the loop only hands it values. The loop records; the admin API and the server (when it stops) read, hence
+/// the lock.
 final class Recorder: Sendable {
     struct State {
         var writer: RecordingWriter?
@@ -13,7 +15,19 @@ final class Recorder: Sendable {
         /// Forwarded exchanges left out: the body was over `UpstreamExchange.maximumKeptBytes`, or the reply was cut
         /// short (by a fault, the client leaving, or the upstream failing).
         var skipped = 0
+        /// `METHOD /path` of every exchange recorded by the current writer.
+        var routes: Set<String> = []
+        /// The last whole exchanges forwarded, oldest first, for a snapshot.
+        var recent: [(request: HTTPRequest, reply: CapturedReply)] = []
+        var recentBytes = 0
+        /// Requests the replayed recording had no answer for: how many, and the last few (`GET /x?a=1`).
+        var misses = 0
+        var recentMisses: [String] = []
     }
+
+    static let maximumRecentExchanges = 1_000
+    static let maximumRecentBytes = 32 << 20
+    static let maximumRecentMisses = 50
 
     private let state: Locked<State>
 
@@ -24,24 +38,60 @@ final class Recorder: Sendable {
     var isRecording: Bool { state.withLock { $0.writer != nil } }
     var current: State { state.withLock { $0 } }
 
-    /// Records into `writer` from now on (nil: stops); returns the writer it replaces, to be flushed off the loop.
+    /// Records into `writer` from now on (nil: stops); returns the writer it replaces.
     @discardableResult
     func use(_ writer: RecordingWriter?) -> RecordingWriter? {
         state.withLock { state in
-            defer { state = State(writer: writer) }
+            defer {
+                state.writer = writer
+                state.recorded = 0
+                state.skipped = 0
+                state.routes = []
+            }
             return state.writer
         }
     }
 
-    /// Hands a forwarded request and the upstream's whole reply to the writer.
-    func record(_ request: HTTPRequest, _ reply: CapturedReply?) {
+    /// A forwarded exchange is over: it is kept for a snapshot and, while recording, handed to the writer.
+    func forwarded(_ request: HTTPRequest, _ reply: CapturedReply?) {
         let writer = state.withLock { state -> RecordingWriter? in
+            guard let reply else {
+                if state.writer != nil { state.skipped += 1 }
+                return nil
+            }
+            state.recent.append((request, reply))
+            state.recentBytes += reply.body.count + request.body.count
+            while state.recent.count > Recorder.maximumRecentExchanges || state.recentBytes > Recorder.maximumRecentBytes {
+                let dropped = state.recent.removeFirst()
+                state.recentBytes -= dropped.reply.body.count + dropped.request.body.count
+            }
             guard state.writer != nil else { return nil }
-            if reply == nil { state.skipped += 1 } else { state.recorded += 1 }
-            return reply == nil ? nil : state.writer
+            state.recorded += 1
+            state.routes.insert("\(request.method) \(request.path)")
+            return state.writer
         }
         guard let writer, let reply else { return }
-        writer.append(RecordedExchange(
+        writer.append(Recorder.exchange(request, reply))
+    }
+
+    /// A request the replayed recording did not hold.
+    func missed(_ request: HTTPRequest) {
+        state.withLock { state in
+            state.misses += 1
+            state.recentMisses.append("\(request.method) \(request.target)")
+            if state.recentMisses.count > Recorder.maximumRecentMisses { state.recentMisses.removeFirst() }
+        }
+    }
+
+    /// Writes the kept exchanges into `writer`; returns how many.
+    func snapshot(into writer: RecordingWriter) -> Int {
+        let recent = state.withLock { $0.recent }
+        for (request, reply) in recent { writer.append(Recorder.exchange(request, reply)) }
+        return recent.count
+    }
+
+    static func exchange(_ request: HTTPRequest, _ reply: CapturedReply) -> RecordedExchange {
+        RecordedExchange(
             request: RecordedExchange.Request(
                 method: request.method, path: String(request.path),
                 // `_fault` asked this server for a fault: it is not part of the API being recorded.
@@ -50,6 +100,6 @@ final class Recorder: Sendable {
                 body: request.body),
             response: RecordedExchange.Response(
                 status: reply.status, headers: reply.headers.map { RecordedExchange.Header($0.name, $0.value) },
-                body: reply.body)))
+                body: reply.body))
     }
 }

@@ -16,6 +16,8 @@ struct ReplayRoutes: Sendable {
         case miss(ReplayMiss)
     }
 
+    /// `METHOD /path` of every recorded request, in the recording's order.
+    let routes: [String]
     private let matcher: ReplayMatcher
     /// Every entry's responses, ready to send, in the recording's order.
     private let prepared: [[HTTPResponse]]
@@ -27,6 +29,7 @@ struct ReplayRoutes: Sendable {
         // `_fault` asks this server for a fault; it was never part of the API that was recorded.
         matcher = ReplayMatcher(recording, adding: RecordingOptions(ignoredQueryParameters: ["_fault"]))
         prepared = recording.entries.map { entry in entry.responses.map(Self.prepare) }
+        routes = recording.entries.map { "\($0.request.method) \($0.request.path)" }
     }
 
     /// The recorded reply to `incoming`, or the miss; a `HEAD` nobody recorded is answered as its `GET`.

@@ -103,4 +103,82 @@ import UnderstudyTestSupport
             #expect(paths == ["/products/1", "/products/2"])
         }
     }
+
+    private struct RecordingStatus: Decodable {
+        let upstream: String?
+        let recording: Bool
+        let recorded: Int
+        let recordedRoutes: [String]
+        let replayedRoutes: [String]?
+        let misses: Int
+        let recentMisses: [String]
+        let recentExchanges: Int
+    }
+
+    private struct Snapshot: Decodable {
+        let exchanges: Int
+    }
+
+    @Test func theAdminAPIStartsStopsAndSnapshotsRecordings() async throws {
+        try await withDirectory { directory in
+            let upstream = try UnderstudyServer.start()
+            defer { upstream.stop() }
+            var configuration = UnderstudyServer.Configuration()
+            configuration.upstream = try Upstream(url: upstream.baseURL.absoluteString)
+            let proxy = try UnderstudyServer.start(configuration)
+            defer { proxy.stop() }
+            let client = HTTPTestClient(server: proxy)
+            let idle = try await client.send("/__understudy/recording").decode(RecordingStatus.self)
+            #expect(!idle.recording && idle.upstream == upstream.baseURL.absoluteString && idle.replayedRoutes == nil)
+
+            let live = directory.appendingPathComponent("live")
+            let started = try await client.json("POST", "/__understudy/recording", raw: #"{"directory":"\#(live.path)"}"#)
+            #expect(started.status == 201)
+            #expect(try await client.send("/products/1").status == 200)
+            #expect(try await client.json("POST", "/products/add", raw: #"{"title":"x"}"#).status == 201)
+            let stopped = try await client.send("DELETE", "/__understudy/recording").decode(RecordingStatus.self)
+            #expect(stopped.recorded == 2)
+            #expect(stopped.recordedRoutes == ["GET /products/1", "POST /products/add"])
+            #expect(try await client.send("/products/2").status == 200)
+            await waitUntil(within: .seconds(5)) { (try? Recording(contentsOf: live))?.entries.count == 2 }
+            #expect(try Recording(contentsOf: live).entries.count == 2, "nothing is recorded once stopped")
+
+            // The last exchanges are kept, recorded or not: a snapshot writes them after the fact.
+            let snapshotDirectory = directory.appendingPathComponent("snapshot")
+            let snapshot = try await client.json("POST", "/__understudy/recording/snapshot",
+                                                 raw: #"{"directory":"\#(snapshotDirectory.path)"}"#)
+            #expect(snapshot.status == 201)
+            #expect(try snapshot.decode(Snapshot.self).exchanges == 3)
+            await waitUntil(within: .seconds(5)) { (try? Recording(contentsOf: snapshotDirectory))?.entries.count == 3 }
+            #expect(try Recording(contentsOf: snapshotDirectory).entries.map(\.request.path).sorted()
+                    == ["/products/1", "/products/2", "/products/add"])
+
+            let bad = try await client.json("POST", "/__understudy/recording", raw: #"{"directory":""}"#)
+            #expect(bad.status == 400)
+            #expect(bad.message?.hasPrefix("Invalid 'directory' - required") == true)
+            #expect(try await client.send("DELETE", "/__understudy/recording").status == 409)
+        }
+    }
+
+    @Test func withoutAnUpstreamRecordingIsRefusedAndReplayMissesAreCounted() async throws {
+        try await withDirectory { directory in
+            let writer = try RecordingWriter(directory: directory)
+            writer.append(RecordedExchange(request: .init(method: "GET", path: "/known"),
+                                           response: .init(status: 200, body: Array("{}".utf8))))
+            await writer.flushed()
+            var configuration = UnderstudyServer.Configuration()
+            configuration.replay = try Recording(contentsOf: directory)
+            let replay = try UnderstudyServer.start(configuration)
+            defer { replay.stop() }
+            let client = HTTPTestClient(server: replay)
+            let refused = try await client.json("POST", "/__understudy/recording", raw: #"{"directory":"\#(directory.path)"}"#)
+            #expect(refused.status == 409)
+            #expect(refused.message == "Recording needs an upstream (start with --upstream URL): it records what the upstream answers")
+            #expect(try await client.send("/unknown?a=1").status == 502)
+            let status = try await client.send("/__understudy/recording").decode(RecordingStatus.self)
+            #expect(status.replayedRoutes == ["GET /known"])
+            #expect(status.misses == 1)
+            #expect(status.recentMisses == ["GET /unknown?a=1"])
+        }
+    }
 }
