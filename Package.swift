@@ -34,6 +34,20 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
+        // OpenSSL's TLS and certificate API (libssl, libcrypto): the local CA and leaf, HTTPS serving, the upstream
+        // client's verification.
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "libssl",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+        ),
+        // libevent's bufferevent_openssl: a connection's bufferevent that speaks TLS (libevent-dev and brew's
+        // libevent ship it).
+        .systemLibrary(
+            name: "CLibeventOpenSSL",
+            pkgConfig: "libevent_openssl",
+            providers: [.apt(["libevent-dev"]), .brew(["libevent"])]
+        ),
         // Canned reply heads linked into evhttp's header list, and evhttp's own refusals rewritten as JSON on
         // their way out of a connection's output buffer (see RefusalPages.c).
         .target(
@@ -59,7 +73,7 @@ let package = Package(
         ),
         .target(
             name: "Understudy",
-            dependencies: ["CLibevent", "CCrypto", "CHeaderLines", "CByteSearch", "UnderstudyLocking", "UnderstudyJSON", "UnderstudyFaultSpec"],
+            dependencies: ["CLibevent", "CCrypto", "COpenSSL", "CLibeventOpenSSL", "CHeaderLines", "CByteSearch", "UnderstudyLocking", "UnderstudyJSON", "UnderstudyFaultSpec"],
             // The control room's HTML, CSS and script, compiled into the binary as `PackageResources` byte arrays:
             // no resource bundle for an app or the CLI to carry (ControlRoomAssets.swift).
             resources: [.embedInCode("ControlRoom/Assets")],
@@ -137,7 +151,7 @@ let package = Package(
         ),
         .testTarget(
             name: "UnderstudyTests",
-            dependencies: ["Understudy", "UnderstudyJSON", "CHeaderLines", "CLibevent"],
+            dependencies: ["Understudy", "UnderstudyJSON", "CHeaderLines", "CLibevent", "COpenSSL"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -12,6 +12,7 @@ struct CommandLineOptions: Equatable {
     var allowedHosts: [String] = []
     var shutdownGraceSeconds = 5.0
     var quiet = false
+    var tls = TLSOptions()
     var showHelp = false
     var showVersion = false
 
@@ -23,8 +24,9 @@ struct CommandLineOptions: Equatable {
     static let usage = """
         Usage: understudy [--host HOST] [--port PORT] [--fixtures DIR] [--scenario FILE]... [--seed N]
                           [--journal-size N] [--admin-token TOKEN] [--allow-host NAME]... [--grace SECONDS]
-                          [--quiet]
+                          [--quiet] [--tls | --tls-port PORT] [--tls-dir DIR | --tls-cert FILE --tls-key FILE]
                understudy wait [--timeout SECONDS] [URL]   (exits 0 once a server at URL answers)
+               understudy tls ca | pin | trust [--tls-dir DIR] [--allow-host NAME]...
                understudy --help | --version
 
         A DummyJSON-compatible fake backend with faults on cue.
@@ -43,6 +45,12 @@ struct CommandLineOptions: Equatable {
                            address, localhost and loopback addresses may be named (a guard against DNS rebinding)
           --grace SECONDS  on SIGTERM/SIGINT, let in-flight replies finish for up to SECONDS (default 5)
           --quiet          do not log one line per request on stderr
+          --tls            serve HTTPS instead of http on --port, with a certificate from your local CA (made on
+                           first use; trust it with `understudy tls trust`)
+          --tls-port PORT  serve HTTPS on PORT as well, while http stays on --port
+          --tls-dir DIR    keep the local CA and its certificate in DIR (default \(TLSOptions.defaultDirectoryText))
+          --tls-cert FILE --tls-key FILE
+                           serve your own certificate chain and key (PEM) instead of the local CA's
           --help           show this help
           --version        show the version
         """
@@ -103,12 +111,15 @@ struct CommandLineOptions: Equatable {
                     throw UsageError(message: "--grace must be a number of seconds from 0 to 300, not '\(text)'")
                 }
                 options.shutdownGraceSeconds = seconds
+            case "--tls", "--tls-port", "--tls-dir", "--tls-cert", "--tls-key":
+                try options.tls.read(flag, value: flag == "--tls" ? nil : try value())
             case "--quiet", "-q": options.quiet = true
             case "--help", "-h": options.showHelp = true
             case "--version": options.showVersion = true
             default: throw UsageError(message: "unknown option '\(argument)'")
             }
         }
+        try options.tls.check(port: options.port)
         return options
     }
 }

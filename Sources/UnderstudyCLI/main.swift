@@ -9,6 +9,9 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "wait" {
     exit(WaitCommand.run(Array(arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))
 }
+if arguments.first == "tls" {
+    exit(TLSCommand.run(Array(arguments.dropFirst())))
+}
 let options: CommandLineOptions
 do {
     options = try CommandLineOptions.parse(arguments)
@@ -69,6 +72,18 @@ for path in options.scenarioPaths {
     }
 }
 if let seed = options.seed { configuration.seed = seed }
+configuration.tls = options.tls.settings
+if case .localAuthority = configuration.tls?.identity {
+    // Prepared here, before the server does it again (a reuse), so a new CA is announced with what to do about it.
+    do {
+        if case .createdAuthority(let reason) = try options.tls.authority.prepare(hostNames: configuration.certificateNames) {
+            say("made a local CA (\(reason)): \(options.tls.authority.caCertificatePath)")
+            say("trust it where your clients run: understudy tls trust\(TLSCommand.directoryFlag(options.tls))")
+        }
+    } catch {
+        fail("cannot serve HTTPS: \(error)", code: 2)
+    }
+}
 let requestLog = StandardError()
 if !options.quiet {
     configuration.requestLog = { entry in requestLog.log("\(entry)") }
@@ -87,6 +102,9 @@ if !RemoteControlPolicy.isLoopback(host: options.host) {
         : "WARNING: fault injection and the admin API need the admin token (header X-Understudy-Token).")
 }
 print("Understudy \(Understudy.version) listening on \(server.baseURL.absoluteString)")
+if let secure = server.secureBaseURL, secure != server.baseURL {
+    print("HTTPS on \(secure.absoluteString)")
+}
 print("Serving \(configuration.catalog.productCount) products and \(configuration.catalog.userCount) users, seed \(configuration.seed). Try: curl \(server.baseURL.absoluteString)/products/1")
 print("Control room: \(server.baseURL.absoluteString)/__understudy/ (open it in a browser: live traffic, one-click faults, a demo client)")
 fflush(nil)
