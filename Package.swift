@@ -157,7 +157,7 @@ let package = Package(
         .testTarget(
             name: "LoopbackTests",
             dependencies: ["Understudy", "UnderstudyLocking", "UnderstudyJSON", "UnderstudyControl", "UnderstudyControlTesting",
-                           "UnderstudyTestSupport"],
+                           "UnderstudyTestSupport", "CLibevent"],
             swiftSettings: strictSettings
         ),
         // UnderstudyControl against the real `understudy` binary in a process of its own, as an XCUITest or a CI

@@ -9,7 +9,7 @@ struct SubjectName: Hashable {
     static let loopback = [SubjectName(host: "localhost"), SubjectName(host: "127.0.0.1"), SubjectName(host: "::1")].compactMap { $0 }
 
     /// `host` as a SAN entry: an address when it parses as one (brackets allowed), else a DNS name of letters,
-    /// digits, `-`, `.` and a leading `*.`; nil for anything else (a SAN can carry nothing else, and a comma would
+    /// digits and inner `-` in each label, with an optional leading `*.`; nil for anything else (a SAN can carry nothing else, and a comma would
     /// split OpenSSL's extension text).
     init?(host: String) {
         if let address = IPAddressText(host) {
@@ -22,7 +22,9 @@ struct SubjectName: Hashable {
         guard !name.isEmpty, name.utf8.count <= 253, labels.allSatisfy({ !$0.isEmpty && $0.utf8.count <= 63 }),
               labels.enumerated().allSatisfy({ index, label in
                   (index == 0 && label == "*" && labels.count > 2)
-                      || label.utf8.allSatisfy { $0 == UInt8(ascii: "-") || (0x30...0x39).contains($0) || (0x61...0x7a).contains($0) }
+                      || (label.first != "-" && label.last != "-" && label.utf8.allSatisfy {
+                          $0 == UInt8(ascii: "-") || (0x30...0x39).contains($0) || (0x61...0x7a).contains($0)
+                      })
               }) else { return nil }
         value = name
         isAddress = false
