@@ -135,13 +135,15 @@ struct AdminRoutes {
             let seed = try AdminJSON.seed(value)
             faults.reseed(seed)
             return json(.object(JSONObject([.init(key: "seed", value: .number(JSONNumber(seed: seed)))])))
+        case ("GET", "tls-faults"?, 1), ("POST", "tls-faults"?, 1), ("DELETE", "tls-faults"?, 1):
+            return try tlsFaults(request, method: method)
         case (_, let resource?, 1...2) where AdminRoutes.allowedMethods(resource, depth: segments.count) != nil:
             let listed = AdminRoutes.allowedMethods(resource, depth: segments.count) ?? []
             let allowed = listed.contains("GET") ? listed + ["HEAD"] : listed
             throw APIError(405, "Method \(request.method) is not allowed on \(request.path); use \(allowed.joined(separator: ", "))",
                            headers: ["Allow": allowed.joined(separator: ", ")])
         default:
-            throw APIError(404, "Admin route \(request.method) \(request.path) not found; see /__understudy/health, faults, requests, sessions, reset, offline, seed, scenarios, events")
+            throw APIError(404, "Admin route \(request.method) \(request.path) not found; see /__understudy/health, faults, requests, sessions, reset, offline, seed, scenarios, tls-faults, events")
         }
     }
 
@@ -157,6 +159,7 @@ struct AdminRoutes {
         case ("reset", 1), ("offline", 1): ["POST"]
         case ("seed", 1): ["GET", "PUT"]
         case ("scenarios", 1): ["GET", "POST"]
+        case ("tls-faults", 1): ["GET", "POST", "DELETE"]
         default: nil
         }
     }
@@ -213,7 +216,7 @@ struct AdminRoutes {
         ])), status: 201)
     }
 
-    private func body(of request: HTTPRequest) throws(APIError) -> JSONObject {
+    func body(of request: HTTPRequest) throws(APIError) -> JSONObject {
         guard !request.body.isEmpty else { return JSONObject() }
         do {
             guard case .object(let object) = try JSONParser.parse(request.body) else {
@@ -238,11 +241,11 @@ struct AdminRoutes {
         throw APIError(415, "Unsupported Content-Type '\(type)'; the admin API takes application/json bodies")
     }
 
-    private func json(_ value: JSONValue, status: Int = 200) -> HTTPResponse {
+    func json(_ value: JSONValue, status: Int = 200) -> HTTPResponse {
         .json(JSONWriter.encode(value), status: status)
     }
 
-    private func deleted(_ count: Int) -> HTTPResponse {
+    func deleted(_ count: Int) -> HTTPResponse {
         json(.object(JSONObject([.init(key: "deleted", value: .number(JSONNumber(count)))])))
     }
 

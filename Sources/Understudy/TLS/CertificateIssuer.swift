@@ -13,8 +13,9 @@ enum CertificateIssuer {
     static let backdateSeconds = 3_600.0
 
     /// A self-signed CA over `key`.
-    static func issueCA(key: PrivateKey, now: Double) throws(TLSError) -> Certificate {
-        try issue(commonName: "Understudy local CA", key: key, issuer: nil, signer: key, now: now, days: caLifetimeDays,
+    static func issueCA(key: PrivateKey, now: Double, commonName: String = "Understudy local CA") throws(TLSError) -> Certificate {
+        try issue(commonName: commonName, key: key, issuer: nil, signer: key, from: now - backdateSeconds,
+                  until: now + Double(caLifetimeDays) * 86_400,
                   extensions: [
                       (NID_basic_constraints, "critical,CA:TRUE,pathlen:0"),
                       (NID_key_usage, "critical,keyCertSign,cRLSign"),
@@ -22,12 +23,20 @@ enum CertificateIssuer {
                   ])
     }
 
-    /// A server certificate for `names`, over `key`, signed by the CA.
+    /// A server certificate for `names`, over `key`, signed by the CA, valid from now for `leafLifetimeDays`.
     static func issueLeaf(key: PrivateKey, names: [SubjectName], ca: Certificate, caKey: PrivateKey,
                           now: Double) throws(TLSError) -> Certificate {
+        try issueLeaf(key: key, names: names, ca: (ca, caKey), from: now - backdateSeconds,
+                      until: now + Double(leafLifetimeDays) * 86_400)
+    }
+
+    /// A server certificate for `names` over `key`, valid from `from` until `until` (seconds since 1970), signed by
+    /// `ca`'s key, or by `key` itself (self-signed) when `ca` is nil.
+    static func issueLeaf(key: PrivateKey, names: [SubjectName], ca: (certificate: Certificate, key: PrivateKey)?,
+                          from: Double, until: Double) throws(TLSError) -> Certificate {
         let alternativeNames = names.map(\.extensionValue).joined(separator: ",")
-        return try issue(commonName: names.first?.value ?? "localhost", key: key, issuer: ca, signer: caKey, now: now,
-                         days: leafLifetimeDays, extensions: [
+        return try issue(commonName: names.first?.value ?? "localhost", key: key, issuer: ca?.certificate,
+                         signer: ca?.key ?? key, from: from, until: until, extensions: [
                              (NID_basic_constraints, "critical,CA:FALSE"),
                              (NID_key_usage, "critical,digitalSignature"),
                              (NID_ext_key_usage, "serverAuth"),
@@ -37,14 +46,14 @@ enum CertificateIssuer {
                          ])
     }
 
-    private static func issue(commonName: String, key: PrivateKey, issuer: Certificate?, signer: PrivateKey, now: Double,
-                              days: Int, extensions: [(Int32, String)]) throws(TLSError) -> Certificate {
+    private static func issue(commonName: String, key: PrivateKey, issuer: Certificate?, signer: PrivateKey, from: Double,
+                              until: Double, extensions: [(Int32, String)]) throws(TLSError) -> Certificate {
         guard let made = X509_new() else { throw TLSError.openSSL("cannot make a certificate") }
         let certificate = Certificate(taking: made)
         let serial = UInt64.random(in: 1...UInt64(Int64.max))
         guard X509_set_version(made, 2) == 1, ASN1_INTEGER_set_uint64(X509_get_serialNumber(made), serial) == 1,
-              ASN1_TIME_set(X509_getm_notBefore(made), time_t(now - backdateSeconds)) != nil,
-              ASN1_TIME_set(X509_getm_notAfter(made), time_t(now) + time_t(days) * 86_400) != nil,
+              ASN1_TIME_set(X509_getm_notBefore(made), time_t(from)) != nil,
+              ASN1_TIME_set(X509_getm_notAfter(made), time_t(until)) != nil,
               X509_set_pubkey(made, key.pointer) == 1, let subject = X509_get_subject_name(made) else {
             throw TLSError.openSSL("cannot fill in the certificate for \(commonName)")
         }

@@ -182,6 +182,8 @@ extension HTTPTransport: TransportControls {
 
     var heldReplies: Int { writer.heldReplies }
 
+    var tlsFaults: TLSFaultQueue? { tls?.faults }
+
     func goOffline(forMilliseconds milliseconds: Int) {
         listener.goOffline(forMilliseconds: milliseconds)
         secure?.listener.goOffline(forMilliseconds: milliseconds)
