@@ -35,6 +35,20 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
+        // OpenSSL's TLS and certificate API (libssl, libcrypto): the local CA and leaf, HTTPS serving, the upstream
+        // client's verification.
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "libssl",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+        ),
+        // libevent's bufferevent_openssl: a connection's bufferevent that speaks TLS (libevent-dev and brew's
+        // libevent ship it).
+        .systemLibrary(
+            name: "CLibeventOpenSSL",
+            pkgConfig: "libevent_openssl",
+            providers: [.apt(["libevent-dev"]), .brew(["libevent"])]
+        ),
         // Canned reply heads linked into evhttp's header list, and evhttp's own refusals rewritten as JSON on
         // their way out of a connection's output buffer (see RefusalPages.c).
         .target(
@@ -68,8 +82,8 @@ let package = Package(
         ),
         .target(
             name: "Understudy",
-            dependencies: ["CLibevent", "CCrypto", "CHeaderLines", "CByteSearch", "UnderstudyLocking", "UnderstudyJSON", "UnderstudyFaultSpec",
-                           "UnderstudyRecording"],
+            dependencies: ["CLibevent", "CCrypto", "COpenSSL", "CLibeventOpenSSL", "CHeaderLines", "CByteSearch", "UnderstudyLocking",
+                           "UnderstudyJSON", "UnderstudyFaultSpec", "UnderstudyRecording"],
             // The control room's HTML, CSS and script, compiled into the binary as `PackageResources` byte arrays:
             // no resource bundle for an app or the CLI to carry (ControlRoomAssets.swift).
             resources: [.embedInCode("ControlRoom/Assets")],
@@ -153,13 +167,13 @@ let package = Package(
         ),
         .testTarget(
             name: "UnderstudyTests",
-            dependencies: ["Understudy", "UnderstudyJSON", "CHeaderLines", "CLibevent"],
+            dependencies: ["Understudy", "UnderstudyJSON", "CHeaderLines", "CLibevent", "COpenSSL"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "LoopbackTests",
             dependencies: ["Understudy", "UnderstudyLocking", "UnderstudyJSON", "UnderstudyControl", "UnderstudyControlTesting",
-                           "UnderstudyRecording", "UnderstudyTestSupport"],
+                           "UnderstudyRecording", "UnderstudyTestSupport", "CLibevent"],
             swiftSettings: strictSettings
         ),
         // UnderstudyControl against the real `understudy` binary in a process of its own, as an XCUITest or a CI

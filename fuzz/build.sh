@@ -32,11 +32,12 @@ resources=.build/debug/Understudy.build/DerivedSources/embedded_resources.swift
 [ -f "$resources" ] || { echo "fuzz: $resources is missing (swift build --product understudy first)" >&2; exit 1; }
 swiftc "${common[@]}" -module-name FuzzServer -I "$out/modules" "$out/UnderstudyLocking.o" "$out/UnderstudyJSON.o" \
   "$out/UnderstudyFaultSpec.o" \
-  -I Sources/CLibevent -I Sources/CCrypto -I Sources/CHeaderLines/include -I Sources/CByteSearch/include \
-  $(pkg-config --cflags-only-I libevent libcrypto | sed 's/-I/-Xcc -I/g') "${c_objects[@]}" \
+  -I Sources/CLibevent -I Sources/CCrypto -I Sources/COpenSSL -I Sources/CLibeventOpenSSL \
+  -I Sources/CHeaderLines/include -I Sources/CByteSearch/include \
+  $(pkg-config --cflags-only-I libevent libevent_openssl libssl libcrypto | sed 's/-I/-Xcc -I/g') "${c_objects[@]}" \
   $(find Sources/Understudy -name '*.swift' | sort) "$resources" fuzz/ServerEntry.swift fuzz/FaultSpecTarget.swift \
   fuzz/QueryTarget.swift fuzz/FixturesTarget.swift \
-  $(pkg-config --libs libevent libevent_pthreads libcrypto) -o "$out/fuzz-server" 2> >(grep -v "Cannot export local symbol" >&2)
+  $(pkg-config --libs libevent libevent_pthreads libevent_openssl libssl libcrypto) -o "$out/fuzz-server" 2> >(grep -v "Cannot export local symbol" >&2)
 swiftc "${common[@]}" -module-name FuzzSSE -I "$out/modules" "$out/UnderstudyLocking.o" \
   $(find Sources/UnderstudyClient -name '*.swift' | sort) \
   fuzz/SSEParserTarget.swift -o "$out/fuzz-sse" 2> >(grep -v "Cannot export local symbol" >&2)

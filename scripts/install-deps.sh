@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Installs the C libraries Understudy links against (libevent, OpenSSL's libcrypto) when they are missing, and on
-# Debian/Ubuntu makes sure `python3 -m venv` works (`make test` creates a venv for the contract check).
+# Installs the C libraries Understudy links against (libevent with its OpenSSL bufferevents, OpenSSL's libssl and
+# libcrypto) when they are missing, and on Debian/Ubuntu makes sure `python3 -m venv` works (`make test` creates a
+# venv for the contract check).
 # Safe to run repeatedly: it does nothing, and prints nothing, when everything is already there.
 # `install-deps.sh browser` adds Debian's chromium and chromium-driver for `make browser`.
 set -euo pipefail
 
 have() { command -v "$1" >/dev/null 2>&1; }
-found() { have pkg-config && pkg-config --exists libevent libevent_pthreads libcrypto; }
+found() { have pkg-config && pkg-config --exists libevent libevent_pthreads libevent_openssl libssl libcrypto; }
 # Debian and Ubuntu ship venv's ensurepip separately (python3-venv); without it `python3 -m venv` fails.
 venv_works() { python3 -m venv --help >/dev/null 2>&1 && python3 -c "import ensurepip" >/dev/null 2>&1; }
 
@@ -78,7 +79,7 @@ if found; then ensure_venv; exit 0; fi
 case "$(uname -s)" in
   Linux)
     if ! have apt-get; then
-      echo "install-deps: need libevent (with pthreads) and libcrypto development files; install them with your package manager" >&2
+      echo "install-deps: need libevent (with pthreads and openssl) and OpenSSL (libssl, libcrypto) development files; install them with your package manager" >&2
       exit 1
     fi
     echo "install-deps: installing libevent-dev, libssl-dev and pkg-config with apt-get" >&2
@@ -98,5 +99,5 @@ case "$(uname -s)" in
     ;;
 esac
 
-found || { echo "install-deps: libevent or libcrypto still not found by pkg-config" >&2; exit 1; }
+found || { echo "install-deps: libevent, libevent_openssl, libssl or libcrypto still not found by pkg-config" >&2; exit 1; }
 ensure_venv

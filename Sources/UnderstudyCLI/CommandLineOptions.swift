@@ -11,14 +11,9 @@ struct CommandLineOptions: Equatable {
     var adminToken: String?
     var allowedHosts: [String] = []
     var shutdownGraceSeconds = 5.0
-    var upstream: Upstream?
-    var upstreamTimeoutSeconds: Int?
-    var replayDirectory: String?
-    var replayIgnoredQuery: [String] = []
-    var recordDirectory: String?
-    var redactedFields: [String] = []
-    var recordsUnredacted = false
+    var proxy = UpstreamOptions()
     var quiet = false
+    var tls = TLSOptions()
     var showHelp = false
     var showVersion = false
 
@@ -30,9 +25,12 @@ struct CommandLineOptions: Equatable {
     static let usage = """
         Usage: understudy [--host HOST] [--port PORT] [--fixtures DIR] [--scenario FILE]... [--seed N]
                           [--journal-size N] [--admin-token TOKEN] [--allow-host NAME]... [--grace SECONDS]
-                          [--upstream URL [--upstream-timeout SECONDS]] [--replay DIR [--replay-ignore-query NAME]...]
-                          [--record DIR [--redact-field NAME]... [--record-secrets]] [--quiet]
+                          [--quiet] [--tls | --tls-port PORT] [--tls-dir DIR | --tls-cert FILE --tls-key FILE]
+                          [--upstream URL [--upstream-timeout S] [--upstream-ca FILE | --upstream-insecure]]
+                          [--replay DIR [--replay-ignore-query NAME]...]
+                          [--record DIR [--redact-field NAME]... [--record-secrets]]
                understudy wait [--timeout SECONDS] [URL]   (exits 0 once a server at URL answers)
+               understudy tls ca | pin | trust [--tls-dir DIR] [--allow-host NAME]...
                understudy --help | --version
 
         A DummyJSON-compatible fake backend with faults on cue.
@@ -51,8 +49,13 @@ struct CommandLineOptions: Equatable {
                            address, localhost and loopback addresses may be named (a guard against DNS rebinding)
           --upstream URL   forward every request outside /__understudy to URL (http:// or https://), with faults
                            applied to its replies; the DummyJSON routes are off
-          --upstream-timeout SECONDS
-                           answer 504 when the upstream does not connect or reply within SECONDS (default 30)
+          --upstream-timeout S
+                           answer 504 when the upstream does not connect or reply within S seconds (default 30)
+          --upstream-ca FILE
+                           trust the CA certificates in FILE (PEM) for an https upstream, besides the system's
+          --upstream-insecure
+                           do not verify an https upstream's certificate at all (loudly: anyone on the way can
+                           read and change the traffic)
           --replay DIR     answer every request outside /__understudy from the recording in DIR instead of the
                            DummyJSON routes; a request it does not hold gets a JSON 502 naming the nearest
                            recordings (header X-Understudy-Replay: miss). A broken file stops start-up
@@ -69,6 +72,12 @@ struct CommandLineOptions: Equatable {
           --record-secrets record secrets as they are, unredacted (never for a recording you share)
           --grace SECONDS  on SIGTERM/SIGINT, let in-flight replies finish for up to SECONDS (default 5)
           --quiet          do not log one line per request on stderr
+          --tls            serve HTTPS instead of http on --port, with a certificate from your local CA (made on
+                           first use; trust it with `understudy tls trust`)
+          --tls-port PORT  serve HTTPS on PORT as well, while http stays on --port
+          --tls-dir DIR    keep the local CA and its certificate in DIR (default \(TLSOptions.defaultDirectoryText))
+          --tls-cert FILE --tls-key FILE
+                           serve your own certificate chain and key (PEM) instead of the local CA's
           --help           show this help
           --version        show the version
         """
@@ -129,53 +138,18 @@ struct CommandLineOptions: Equatable {
                     throw UsageError(message: "--grace must be a number of seconds from 0 to 300, not '\(text)'")
                 }
                 options.shutdownGraceSeconds = seconds
-            case "--upstream":
-                let url = try value()
-                do throws(UpstreamError) {
-                    options.upstream = try Upstream(url: url)
-                } catch {
-                    throw UsageError(message: error.description)
-                }
-            case "--upstream-timeout":
-                let text = try value()
-                guard let seconds = Int(text), (1...3_600).contains(seconds) else {
-                    throw UsageError(message: "--upstream-timeout must be a whole number of seconds from 1 to 3600, not '\(text)'")
-                }
-                options.upstreamTimeoutSeconds = seconds
-            case "--replay":
-                options.replayDirectory = try value()
-                if options.replayDirectory?.isEmpty != false { throw UsageError(message: "--replay needs a directory") }
-            case "--replay-ignore-query":
-                let name = try value()
-                guard !name.isEmpty else { throw UsageError(message: "--replay-ignore-query needs a parameter name") }
-                options.replayIgnoredQuery.append(name)
-            case "--record":
-                options.recordDirectory = try value()
-                if options.recordDirectory?.isEmpty != false { throw UsageError(message: "--record needs a directory") }
-            case "--redact-field":
-                let name = try value()
-                guard !name.isEmpty else { throw UsageError(message: "--redact-field needs a JSON field name") }
-                options.redactedFields.append(name)
-            case "--record-secrets": options.recordsUnredacted = true
+            case _ where UpstreamOptions.flags.contains(flag):
+                try options.proxy.read(flag, value: UpstreamOptions.switches.contains(flag) ? nil : try value())
+            case "--tls", "--tls-port", "--tls-dir", "--tls-cert", "--tls-key":
+                try options.tls.read(flag, value: flag == "--tls" ? nil : try value())
             case "--quiet", "-q": options.quiet = true
             case "--help", "-h": options.showHelp = true
             case "--version": options.showVersion = true
             default: throw UsageError(message: "unknown option '\(argument)'")
             }
         }
-        if options.upstreamTimeoutSeconds != nil, options.upstream == nil {
-            throw UsageError(message: "--upstream-timeout needs --upstream")
-        }
-        if let seconds = options.upstreamTimeoutSeconds { options.upstream?.timeoutSeconds = seconds }
-        if options.recordDirectory != nil, options.upstream == nil {
-            throw UsageError(message: "--record needs --upstream URL: it records what the upstream answers")
-        }
-        if options.recordDirectory == nil, !options.redactedFields.isEmpty || options.recordsUnredacted {
-            throw UsageError(message: "--redact-field and --record-secrets need --record DIR")
-        }
-        if !options.replayIgnoredQuery.isEmpty, options.replayDirectory == nil {
-            throw UsageError(message: "--replay-ignore-query needs --replay DIR")
-        }
+        try options.tls.check(port: options.port)
+        try options.proxy.check()
         return options
     }
 }

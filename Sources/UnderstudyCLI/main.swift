@@ -10,6 +10,9 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "wait" {
     exit(WaitCommand.run(Array(arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))
 }
+if arguments.first == "tls" {
+    exit(TLSCommand.run(Array(arguments.dropFirst())))
+}
 let options: CommandLineOptions
 do {
     options = try CommandLineOptions.parse(arguments)
@@ -59,7 +62,6 @@ configuration.journalCapacity = options.journalSize
 configuration.adminToken = options.adminToken ?? ProcessInfo.processInfo.environment["UNDERSTUDY_ADMIN_TOKEN"]
 configuration.shutdownGraceSeconds = options.shutdownGraceSeconds
 configuration.allowedHosts = options.allowedHosts
-configuration.upstream = options.upstream
 for path in options.scenarioPaths {
     do {
         let scenario = try Scenario.load(path: path)
@@ -71,24 +73,21 @@ for path in options.scenarioPaths {
     }
 }
 if let seed = options.seed { configuration.seed = seed }
-if let directory = options.replayDirectory {
-    do {
-        var recording = try Recording(contentsOf: URL(fileURLWithPath: directory))
-        recording.options = recording.options.adding(RecordingOptions(ignoredQueryParameters: options.replayIgnoredQuery))
-        configuration.replay = recording
-    } catch {
-        fail("cannot load the recording: \(error)", code: 2)
-    }
+do throws(CommandLineOptions.UsageError) {
+    try options.proxy.configure(&configuration, warn: say)
+} catch {
+    fail(error.message, code: 2)
 }
-if let directory = options.recordDirectory {
-    let recordingOptions = RecordingOptions(redactedFields: options.redactedFields, redacts: !options.recordsUnredacted)
+configuration.tls = options.tls.settings
+if case .localAuthority = configuration.tls?.identity {
+    // Prepared here, before the server does it again (a reuse), so a new CA is announced with what to do about it.
     do {
-        configuration.record = try RecordingWriter(directory: URL(fileURLWithPath: directory), options: recordingOptions)
+        if case .createdAuthority(let reason) = try options.tls.authority.prepare(hostNames: configuration.certificateNames) {
+            say("made a local CA (\(reason)): \(options.tls.authority.caCertificatePath)")
+            say("trust it where your clients run: understudy tls trust\(TLSCommand.directoryFlag(options.tls))")
+        }
     } catch {
-        fail("cannot record into \(directory): \(error)", code: 2)
-    }
-    if options.recordsUnredacted {
-        say("WARNING: --record-secrets: tokens, passwords and cookies are written into \(directory) as they are.")
+        fail("cannot serve HTTPS: \(error)", code: 2)
     }
 }
 let requestLog = StandardError()
@@ -109,16 +108,10 @@ if !RemoteControlPolicy.isLoopback(host: options.host) {
         : "WARNING: fault injection and the admin API need the admin token (header X-Understudy-Token).")
 }
 print("Understudy \(Understudy.version) listening on \(server.baseURL.absoluteString)")
-if let recording = configuration.replay {
-    let answers = recording.entries.reduce(0) { $0 + $1.responses.count }
-    let misses = configuration.upstream.map { "misses go to \($0.url)" } ?? "nothing else is served"
-    print("Replaying \(recording.entries.count) recorded requests (\(answers) answers) from \(options.replayDirectory ?? ""); \(misses).")
-} else if let upstream = configuration.upstream {
-    print("Forwarding to \(upstream.url) (faults apply on the way back), seed \(configuration.seed)")
+if let secure = server.secureBaseURL, secure != server.baseURL {
+    print("HTTPS on \(secure.absoluteString)")
 }
-if let directory = options.recordDirectory {
-    print("Recording forwarded exchanges into \(directory)\(options.recordsUnredacted ? " UNREDACTED" : ", secrets redacted")")
-}
+for line in options.proxy.describe(configuration) { print(line) }
 if configuration.replay == nil, configuration.upstream == nil {
     print("Serving \(configuration.catalog.productCount) products and \(configuration.catalog.userCount) users, seed \(configuration.seed). Try: curl \(server.baseURL.absoluteString)/products/1")
 }

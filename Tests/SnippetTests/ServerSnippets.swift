@@ -67,3 +67,15 @@ func snippetFaultsInProcess() throws {
     _ = server.faults.startSession("checkout", seed: 42)
     // end
 }
+
+func snippetServingHTTPS(directory: String) throws {
+    // snippet: serving-https
+    var configuration = UnderstudyServer.Configuration()
+    configuration.tls = TLSSettings(identity: .localAuthority(directory: directory), port: 0)   // beside http
+    let server = try UnderstudyServer.start(configuration)
+    let https = server.secureBaseURL                    // https://127.0.0.1:PORT
+    let ca = LocalCertificateAuthority(directory: directory).caCertificatePath
+    // end
+    _ = (https, ca)
+    server.stop()
+}

@@ -15,19 +15,20 @@
 struct AdminGate: Sendable {
     /// The address the server is bound to (`--host`).
     let boundHost: String
-    /// The port it listens on (the real one when 0 was asked for).
-    let boundPort: Int
+    /// The ports it listens on by scheme (the real ones when 0 was asked for): `http`, `https` or both (`--tls-port`).
+    let ports: [String: Int]
     /// Further names `Host` may carry (`--allow-host`), normalized.
     let allowedHosts: Set<String>
 
-    init(boundHost: String, boundPort: Int, allowedHosts: [String] = []) {
+    init(boundHost: String, ports: [String: Int], allowedHosts: [String] = []) {
         self.boundHost = HostAuthority.normalized(boundHost)
-        self.boundPort = boundPort
+        self.ports = ports
         self.allowedHosts = Set(allowedHosts.map(HostAuthority.normalized))
     }
 
-    init(configuration: UnderstudyServer.Configuration, port: Int) {
-        self.init(boundHost: configuration.host, boundPort: port, allowedHosts: configuration.allowedHosts)
+    /// A gate for a server serving plain http on `boundPort`.
+    init(boundHost: String, boundPort: Int, allowedHosts: [String] = []) {
+        self.init(boundHost: boundHost, ports: ["http": boundPort], allowedHosts: allowedHosts)
     }
 
     /// Whether `path` belongs to the admin API.
@@ -43,11 +44,13 @@ struct AdminGate: Sendable {
 
     /// nil when the request may go on (it is not an admin request, or it passes), else the 403 to answer.
     func refusal(for request: HTTPRequest) -> APIError? {
-        refusal(method: request.method, path: request.path, headers: request.headers.decoded)
+        refusal(method: request.method, path: request.path, headers: request.headers.decoded,
+                scheme: request.isSecure ? "https" : "http")
     }
 
-    /// nil when the request may go on (it is not an admin request, or it passes), else the 403 to answer.
-    func refusal(method: String, path: some StringProtocol, headers: HTTPHeaders) -> APIError? {
+    /// nil when the request may go on (it is not an admin request, or it passes), else the 403 to answer; `scheme`
+    /// is the one the request came by, its own origin's.
+    func refusal(method: String, path: some StringProtocol, headers: HTTPHeaders, scheme: String = "http") -> APIError? {
         guard AdminGate.isAdmin(path) else { return nil }
         var host: HostAuthority?
         if let hostHeader = headers["Host"] {
@@ -63,7 +66,7 @@ struct AdminGate: Sendable {
             return APIError(403, "Understudy's admin API is same-origin only and answers no CORS preflight"
                                 + (origin.map { " (from origin '\($0)')" } ?? ""))
         }
-        if let origin, !isSameOrigin(origin, host: host) {
+        if let origin, !isSameOrigin(origin, host: host, scheme: scheme) {
             return APIError(403, "Understudy's admin API is same-origin only: refused a request from origin '\(origin)'")
         }
         if let site = headers["Sec-Fetch-Site"]?.lowercased(), site == "cross-site" || site == "same-site" {
@@ -74,17 +77,18 @@ struct AdminGate: Sendable {
     }
 
     /// Whether `Host` may name this server: by a loopback name, the bound address or an allowed name, with no
-    /// port or the bound one.
+    /// port or a bound one.
     func allows(_ host: HostAuthority) -> Bool {
-        guard host.port == nil || host.port == boundPort else { return false }
+        guard host.port.map({ ports.values.contains($0) }) ?? true else { return false }
         return host.isLoopback || host.name == boundHost || allowedHosts.contains(host.name)
     }
 
-    /// Whether `origin` is the server's own: http, the host the request's `Host` names (or, without one, any
-    /// host `Host` could name), and the bound port. `null` (a sandboxed page, a file, some redirects) never is.
-    func isSameOrigin(_ origin: String, host: HostAuthority?) -> Bool {
-        guard let (scheme, authority) = HostAuthority.origin(origin), scheme == "http",
-              (authority.port ?? 80) == boundPort else { return false }
+    /// Whether `origin` is the server's own: the scheme the request came by (http, or https over TLS), the host the
+    /// request's `Host` names (or, without one, any host `Host` could name), and the port bound for that scheme.
+    /// `null` (a sandboxed page, a file, some redirects) never is.
+    func isSameOrigin(_ origin: String, host: HostAuthority?, scheme requestScheme: String = "http") -> Bool {
+        guard let (scheme, authority) = HostAuthority.origin(origin), scheme == requestScheme,
+              let port = ports[scheme], (authority.port ?? (scheme == "https" ? 443 : 80)) == port else { return false }
         if let host { return authority.name == host.name }
         return allows(authority)
     }

@@ -140,13 +140,15 @@ struct AdminRoutes {
             let seed = try AdminJSON.seed(value)
             faults.reseed(seed)
             return json(.object(JSONObject([.init(key: "seed", value: .number(JSONNumber(seed: seed)))])))
+        case ("GET", "tls-faults"?, 1), ("POST", "tls-faults"?, 1), ("DELETE", "tls-faults"?, 1):
+            return try tlsFaults(request, method: method)
         case (_, let resource?, 1...2) where AdminRoutes.allowedMethods(segments) != nil:
             let listed = AdminRoutes.allowedMethods(segments) ?? []
             let allowed = listed.contains("GET") ? listed + ["HEAD"] : listed
             throw APIError(405, "Method \(request.method) is not allowed on \(request.path); use \(allowed.joined(separator: ", "))",
                            headers: ["Allow": allowed.joined(separator: ", ")])
         default:
-            throw APIError(404, "Admin route \(request.method) \(request.path) not found; see /__understudy/health, faults, requests, sessions, reset, offline, seed, scenarios, events")
+            throw APIError(404, "Admin route \(request.method) \(request.path) not found; see /__understudy/health, faults, requests, sessions, reset, offline, seed, scenarios, tls-faults, events")
         }
     }
 
@@ -164,6 +166,7 @@ struct AdminRoutes {
         case ("scenarios", 1): ["GET", "POST"]
         case ("recording", 1): ["GET", "POST", "DELETE"]
         case ("recording", 2) where segments[1] == "snapshot": ["POST"]
+        case ("tls-faults", 1): ["GET", "POST", "DELETE"]
         default: nil
         }
     }
@@ -249,7 +252,7 @@ struct AdminRoutes {
         .json(JSONWriter.encode(value), status: status)
     }
 
-    private func deleted(_ count: Int) -> HTTPResponse {
+    func deleted(_ count: Int) -> HTTPResponse {
         json(.object(JSONObject([.init(key: "deleted", value: .number(JSONNumber(count)))])))
     }
 

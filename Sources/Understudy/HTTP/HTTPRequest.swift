@@ -22,10 +22,11 @@ struct HTTPRequest: Sendable {
         let isAdmin: Bool
         let startedAt: Double
         let arrivedAt: Double
+        let isSecure: Bool
 
         init(method: String, target: String, rawQuery: Substring?, query: QueryParameters, headers: RawHeaders,
              body: [UInt8], faultHeader: String?, sessionHeader: String?, hasOriginOrCondition: Bool, isAdmin: Bool,
-             startedAt: Double, arrivedAt: Double) {
+             startedAt: Double, arrivedAt: Double, isSecure: Bool) {
             self.method = method
             self.target = target
             self.rawQuery = rawQuery
@@ -38,6 +39,7 @@ struct HTTPRequest: Sendable {
             self.isAdmin = isAdmin
             self.startedAt = startedAt
             self.arrivedAt = arrivedAt
+            self.isSecure = isSecure
         }
     }
 
@@ -70,11 +72,14 @@ struct HTTPRequest: Sendable {
     var startedAt: Double { parts.startedAt }
     /// Wall-clock seconds when it arrived.
     var arrivedAt: Double { parts.arrivedAt }
+    /// Whether it came over TLS (`https`): login's cookies are `Secure` then, and the admin API's own origin is
+    /// `https://`.
+    var isSecure: Bool { parts.isSecure }
 
     /// A request as read; `queryMark`, when known, is the UTF-8 offset of the target's `?` (-1: none).
     init(method: String, target: String, headers: RawHeaders, body: [UInt8] = [], faultHeader: String?,
          sessionHeader: String?, hasOriginOrCondition: Bool, startedAt: Double, arrivedAt: Double,
-         queryMark: Int? = nil) {
+         queryMark: Int? = nil, isSecure: Bool = false) {
         let mark = queryMark.map { $0 < 0 ? nil : target.utf8.index(target.utf8.startIndex, offsetBy: $0) }
             ?? target.utf8.firstIndex(of: UInt8(ascii: "?"))
         let rawQuery: Substring?
@@ -89,17 +94,17 @@ struct HTTPRequest: Sendable {
                       query: rawQuery.map(QueryParameters.init) ?? QueryParameters(),
                       headers: headers, body: body, faultHeader: faultHeader, sessionHeader: sessionHeader,
                       hasOriginOrCondition: hasOriginOrCondition, isAdmin: target.hasPrefix(AdminRoutes.prefix),
-                      startedAt: startedAt, arrivedAt: arrivedAt)
+                      startedAt: startedAt, arrivedAt: arrivedAt, isSecure: isSecure)
     }
 
     /// A request from its parts, as tests and internal callers build one: the fast path's headers are found in
     /// `headers`.
     init(method: String, target: String, headers: HTTPHeaders = [:], body: [UInt8] = [], startedAt: Double = 0,
-         arrivedAt: Double = 0) {
+         arrivedAt: Double = 0, isSecure: Bool = false) {
         self.init(method: method, target: target, headers: RawHeaders(headers), body: body,
                   faultHeader: headers[FaultHeaders.fault], sessionHeader: headers[FaultHeaders.session],
                   hasOriginOrCondition: headers["Origin"] != nil || headers["If-None-Match"] != nil,
-                  startedAt: startedAt, arrivedAt: arrivedAt)
+                  startedAt: startedAt, arrivedAt: arrivedAt, isSecure: isSecure)
     }
 
     /// The session the request names: its first session header, none when that is empty.

@@ -56,7 +56,7 @@ extension Pipeline {
             plan.response = FaultedResponses.status(status, spec: spec, nowSeconds: clock())
         } else if spec.expireToken, incoming.headers["Authorization"] != nil || incoming.cookie("accessToken") != nil {
             plan.response = APIError(401, "Token Expired!").response
-            Cookies.clearTokens(in: &plan.response.headers)
+            Cookies.clearTokens(secure: incoming.isSecure, in: &plan.response.headers)
         } else {
             if spec.expireToken { skipped.insert("expire-token") }
             route(incoming, into: &plan, fault: spec, payloadSeed: outcome.payloadSeed)

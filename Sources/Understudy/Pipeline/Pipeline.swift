@@ -48,10 +48,10 @@ final class Pipeline {
         middleware = MiddlewareChain(journal: journal, feed: feed, recorder: recorder, requestLog: configuration.requestLog)
     }
 
-    /// Connects the transport under the pipeline, once it is bound to `port`.
-    func attach(_ transport: any TransportControls, configuration: UnderstudyServer.Configuration, port: Int) {
+    /// Connects the transport under the pipeline, once it is bound: `ports` are its origins' ports by scheme.
+    func attach(_ transport: any TransportControls, configuration: UnderstudyServer.Configuration, ports: [String: Int]) {
         self.transport = transport
-        adminGate = AdminGate(configuration: configuration, port: port)
+        adminGate = AdminGate(boundHost: configuration.host, ports: ports, allowedHosts: configuration.allowedHosts)
         feed.offlineMillisecondsLeft = { [weak transport] in transport?.offlineMillisecondsLeft ?? 0 }
     }
 

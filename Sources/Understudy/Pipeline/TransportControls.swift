@@ -6,6 +6,8 @@ protocol TransportControls: AnyObject {
     var offlineMillisecondsLeft: Double { get }
     /// Replies the transport still holds: delayed, paced, hung or streaming.
     var heldReplies: Int { get }
+    /// The TLS faults the next handshakes go wrong with; nil when the server serves no HTTPS.
+    var tlsFaults: TLSFaultQueue? { get }
     /// Refuses connections for `milliseconds`, serving those already open.
     func goOffline(forMilliseconds milliseconds: Int)
     /// Sends a request to the upstream (`--upstream`); the exchange fills in as its reply arrives.

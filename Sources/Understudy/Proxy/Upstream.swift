@@ -13,6 +13,15 @@ public struct Upstream: Sendable, Equatable {
     public let basePath: String
     /// Seconds to wait for the upstream to connect, then for each read or write, before the client gets a 504.
     public var timeoutSeconds: Int = 30
+    /// For an https upstream: a PEM file of CA certificates to trust besides the system's (`--upstream-ca`), for
+    /// an API whose certificate a private CA signed.
+    public var certificateAuthorityFile: String?
+    /// For an https upstream: false trusts any certificate for any name (`--upstream-insecure`). Anyone between
+    /// Understudy and the upstream can then read and change the traffic, so it is never the default.
+    public var verifiesCertificate = true
+
+    /// Whether the upstream is reached over TLS.
+    public var isSecure: Bool { scheme == "https" }
 
     /// The upstream at `url` (`http://host:port/base` or `https://…`); throws a message naming what is wrong.
     public init(url: String) throws(UpstreamError) {

@@ -14,7 +14,7 @@ extension Router {
             Route("POST", "/auth/logout") { router, context throws(APIError) in
                 _ = try router.authenticate(context.request)
                 var response = HTTPResponse.message("Logged out successfully", status: 200)
-                Cookies.clearTokens(in: &response.headers)
+                Cookies.clearTokens(secure: context.request.isSecure, in: &response.headers)
                 return response
             },
             // DummyJSON mounts every resource again under /auth behind the token check.
@@ -43,7 +43,8 @@ extension Router {
         body.entries.append(contentsOf: user.tokenClaims)
         var response = HTTPResponse.json(JSONWriter.encode(.object(body)))
         Cookies.setTokens(access: body["accessToken"]?.stringValue ?? "", refresh: body["refreshToken"]?.stringValue ?? "",
-                          maxAgeSeconds: lifetime.cookieSeconds, now: now(), in: &response.headers)
+                          maxAgeSeconds: lifetime.cookieSeconds, now: now(), secure: request.isSecure,
+                          in: &response.headers)
         return response
     }
 
@@ -71,7 +72,7 @@ extension Router {
                                .init(key: "refreshToken", value: .string(refresh))])
         var response = HTTPResponse.json(JSONWriter.encode(.object(body)))
         Cookies.setTokens(access: access, refresh: refresh, maxAgeSeconds: lifetime.cookieSeconds, now: now(),
-                          in: &response.headers)
+                          secure: request.isSecure, in: &response.headers)
         return response
     }
 
@@ -82,7 +83,7 @@ extension Router {
             return try verifiedUser(request)
         } catch {
             var failure = error
-            Cookies.clearTokens(in: &failure.headers)
+            Cookies.clearTokens(secure: request.isSecure, in: &failure.headers)
             throw failure
         }
     }

@@ -60,6 +60,8 @@ public final class UnderstudyServer: Sendable {
         /// (`--replay DIR`): load it with `Recording(contentsOf:)`. A request it does not hold gets a JSON 502
         /// naming it and the nearest recordings, with `X-Understudy-Replay: miss`.
         public var replay: Recording?
+        /// HTTPS (`--tls`, `--tls-port`): nil serves plain http only.
+        public var tls: TLSSettings?
         /// The clock tokens and timestamps use, as seconds since 1970 (replaceable in tests).
         public var clock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
         /// The API to forward every request outside `/__understudy` to, with faults applied on the way back; nil
@@ -88,13 +90,25 @@ public final class UnderstudyServer: Sendable {
 
     /// The port the server listens on (the real one when 0 was asked for).
     public let port: Int
+    /// The port serving HTTPS, if any: `port` itself (`TLSSettings.port` nil), or the one of its own.
+    public let securePort: Int?
     /// The address the server listens on.
     public let host: String
+    private let servesPlainHTTP: Bool
 
-    /// `http://host:port`, ready to append paths to.
+    /// `http://host:port`, ready to append paths to; `https://host:port` when that port serves HTTPS alone.
     public var baseURL: URL {
+        servesPlainHTTP ? url(scheme: "http", port: port) : url(scheme: "https", port: port)
+    }
+
+    /// `https://host:securePort`, when the server serves HTTPS.
+    public var secureBaseURL: URL? {
+        securePort.map { url(scheme: "https", port: $0) }
+    }
+
+    private func url(scheme: String, port: Int) -> URL {
         let hostPart = host.contains(":") ? "[\(host)]" : host
-        return URL(string: "http://\(hostPart):\(port)")!
+        return URL(string: "\(scheme)://\(hostPart):\(port)")!
     }
 
     private init(transport: HTTPTransport, recorder: Recorder, faults: FaultController, journal: Journal, host: String) {
@@ -103,6 +117,8 @@ public final class UnderstudyServer: Sendable {
         self.faults = faults
         self.journal = journal
         self.port = transport.port
+        self.securePort = transport.securePort
+        self.servesPlainHTTP = transport.servesPlainHTTP
         self.host = host
     }
 

@@ -18,12 +18,13 @@ final class ConnectionRegistry {
         self.requestReadTimeoutSeconds = requestReadTimeoutSeconds
     }
 
-    /// evhttp's bufferevent factory: one socket bufferevent per connection, with a 256 KiB single write (replies
-    /// over libevent's default 16 KiB otherwise leave a small tail segment that Nagle and delayed ACK hold for
-    /// ~40 ms, performance.md), watched from birth. The refusals evhttp sends by itself leave it as JSON
-    /// (`CHeaderLines`' RefusalPages.c).
-    func makeBufferEvent() -> OpaquePointer? {
-        guard let bufferEvent = bufferevent_socket_new(loop.base, -1, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue)) else {
+    /// evhttp's bufferevent factory: one socket bufferevent per connection (a TLS one when `tls` is given), with a
+    /// 256 KiB single write (replies over libevent's default 16 KiB otherwise leave a small tail segment that Nagle
+    /// and delayed ACK hold for ~40 ms, performance.md), watched from birth. The refusals evhttp sends by itself
+    /// leave it as JSON (`CHeaderLines`' RefusalPages.c).
+    func makeBufferEvent(tls: ServerTLSContext?) -> OpaquePointer? {
+        guard let bufferEvent = tls.map({ $0.makeBufferEvent(base: loop.base) })
+            ?? bufferevent_socket_new(loop.base, -1, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue)) else {
             return nil
         }
         guard understudy_answer_refusals_as_json(bufferevent_get_output(bufferEvent)) == 0 else {
@@ -31,18 +32,20 @@ final class ConnectionRegistry {
             return nil
         }
         bufferevent_set_max_single_write(bufferEvent, 256 << 10)
-        let watch = ConnectionWatch(bufferEvent: bufferEvent)
+        let watch = ConnectionWatch(bufferEvent: bufferEvent, isSecure: tls != nil)
         watch.start()
         connections[bufferEvent] = watch
         startSweep()
         return bufferEvent
     }
 
-    /// Called for each complete request, before it is answered; returns when its first byte arrived, if known.
-    func requestArrived(_ request: OpaquePointer) -> Double? {
+    /// Called for each complete request, before it is answered; returns when its first byte arrived, if known, and
+    /// whether it came over TLS.
+    func requestArrived(_ request: OpaquePointer) -> (startedAt: Double?, isSecure: Bool) {
         guard let connection = evhttp_request_get_connection(request),
-              let bufferEvent = evhttp_connection_get_bufferevent(connection) else { return nil }
-        return connections[bufferEvent]?.requestArrived()
+              let bufferEvent = evhttp_connection_get_bufferevent(connection),
+              let watch = connections[bufferEvent] else { return (nil, false) }
+        return (watch.requestArrived(), watch.isSecure)
     }
 
     private func startSweep() {
@@ -54,14 +57,15 @@ final class ConnectionRegistry {
         loop.arm(sweep, inMicroseconds: ConnectionRegistry.sweepMilliseconds * 1_000)
     }
 
-    /// Drops connections evhttp has freed and closes those whose request has taken too long to arrive.
+    /// Drops connections evhttp has freed and closes those whose request (or TLS handshake, which is part of the
+    /// first request's arrival) has taken too long to arrive.
     private func sweepConnections() {
         let deadline = EventLoop.monotonicMilliseconds() - Double(requestReadTimeoutSeconds) * 1_000
         for (bufferEvent, watch) in connections {
             if watch.isReleasedByEvhttp {
                 watch.release()
                 connections[bufferEvent] = nil
-            } else if let since = watch.readingSince, since < deadline {
+            } else if let since = watch.readingSince ?? watch.handshakingSince, since < deadline {
                 watch.close()
             }
         }

@@ -12,6 +12,11 @@ import CLibevent
 /// socket. `@unchecked Sendable` is not needed: a watch lives and dies on its loop thread.
 final class ConnectionWatch {
     let bufferEvent: OpaquePointer
+    /// Whether the connection speaks TLS.
+    let isSecure: Bool
+    /// When it was accepted (monotonic ms): a TLS handshake that has not finished by the request read timeout ends
+    /// the connection, so half-open handshakes hold no socket for longer than a slow request would.
+    private let acceptedAt = EventLoop.monotonicMilliseconds()
     /// When the first byte of the request being read arrived (monotonic ms); nil between requests.
     var readingSince: Double?
     /// The input buffer's callback, registered only while the connection waits for a request's first byte:
@@ -19,8 +24,14 @@ final class ConnectionWatch {
     /// once per header line.
     fileprivate(set) var entry: OpaquePointer?
 
-    init(bufferEvent: OpaquePointer) {
+    init(bufferEvent: OpaquePointer, isSecure: Bool) {
         self.bufferEvent = bufferEvent
+        self.isSecure = isSecure
+    }
+
+    /// When the TLS handshake began, while it is still under way; nil for a plain connection or a finished handshake.
+    var handshakingSince: Double? {
+        isSecure && ServerTLSContext.isHandshaking(bufferEvent) ? acceptedAt : nil
     }
 
     /// Starts watching: takes a reference on the bufferevent and listens for its first input.

@@ -3,7 +3,7 @@ import Foundation
 
 extension HTTPRequest {
     /// Reads evhttp's request: one pass over its headers, one copy of its body.
-    init(_ request: OpaquePointer, startedAt: Double, arrivedAt: Double) {
+    init(_ request: OpaquePointer, startedAt: Double, arrivedAt: Double, isSecure: Bool) {
         let uri = evhttp_request_get_uri(request)
         let target = uri.map { String(cString: $0) } ?? "/"
         // Found in the C string: a generic scan of the String's UTF-8 view costs more than the rest of the read.
@@ -39,7 +39,7 @@ extension HTTPRequest {
         self.init(method: HTTPRequest.methodName(evhttp_request_get_command(request)), target: target,
                   headers: headers, body: body, faultHeader: faultHeader, sessionHeader: sessionHeader,
                   hasOriginOrCondition: hasOriginOrCondition, startedAt: startedAt, arrivedAt: arrivedAt,
-                  queryMark: queryMark)
+                  queryMark: queryMark, isSecure: isSecure)
     }
 
     static func methodName(_ command: evhttp_cmd_type) -> String {

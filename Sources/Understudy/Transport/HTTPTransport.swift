@@ -11,6 +11,11 @@ final class HTTPTransport: @unchecked Sendable {
     let loop: EventLoop
     private let http: OpaquePointer
     private let listener: Listener
+    /// The certificate TLS connections present (nil: plain http only).
+    private let tls: ServerTLSContext?
+    /// HTTPS on a port of its own beside plain http (`TLSSettings.port`): a second evhttp, so each knows by its
+    /// bufferevent factory which kind of connection it accepts, sharing everything else.
+    private let secure: (http: OpaquePointer, listener: Listener)?
     private let connections: ConnectionRegistry
     private let writer: ReplyWriter
     private let pipeline: Pipeline
@@ -23,34 +28,68 @@ final class HTTPTransport: @unchecked Sendable {
 
     /// The port bound (the real one when 0 was asked for).
     var port: Int { listener.port }
+    /// The port serving HTTPS, if any: `port` itself, or the one of its own.
+    var securePort: Int? { secure?.listener.port ?? (tls != nil ? listener.port : nil) }
+    /// Whether `port` serves plain http.
+    var servesPlainHTTP: Bool { tls == nil || secure != nil }
 
     init(configuration: UnderstudyServer.Configuration, pipeline: Pipeline) throws(ServerError) {
+        let tls = try configuration.tls.map { settings throws(ServerError) in try HTTPTransport.context(for: settings, configuration) }
         let loop = try EventLoop()
-        guard let http = evhttp_new(loop.base) else {
+        var made: [OpaquePointer] = []
+        func cleanUp() {
+            made.forEach { evhttp_free($0) }
             loop.waitAndFree(running: false)
-            throw ServerError(kind: .listenerFailed, description: "libevent could not create an HTTP server")
         }
+        func bound(port: Int) throws(ServerError) -> (http: OpaquePointer, listener: Listener) {
+            guard let http = evhttp_new(loop.base) else {
+                throw ServerError(kind: .listenerFailed, description: "libevent could not create an HTTP server")
+            }
+            made.append(http)
+            return (http, try Listener(loop: loop, http: http, host: configuration.host, port: port))
+        }
+        let upstreamClient: UpstreamClient?
         do {
-            listener = try Listener(loop: loop, http: http, host: configuration.host, port: configuration.port)
+            (http, listener) = try bound(port: configuration.port)
+            secure = try configuration.tls?.port.map { port throws(ServerError) in try bound(port: port) }
+            upstreamClient = try configuration.upstream.map { upstream throws(ServerError) in
+                do {
+                    return try UpstreamClient(upstream: upstream, base: loop.base)
+                } catch {
+                    throw ServerError(kind: .invalidConfiguration, description: "cannot reach \(upstream.url) over TLS: \(error)")
+                }
+            }
         } catch {
-            evhttp_free(http)
-            loop.waitAndFree(running: false)
+            cleanUp()
             throw error
         }
         self.loop = loop
-        self.http = http
+        self.tls = tls
         self.configuration = configuration
         self.pipeline = pipeline
-        upstreamClient = configuration.upstream.map { UpstreamClient(upstream: $0, base: loop.base) }
+        self.upstreamClient = upstreamClient
         connections = ConnectionRegistry(loop: loop, requestReadTimeoutSeconds: configuration.requestReadTimeoutSeconds)
         writer = ReplyWriter(loop: loop) { [pipeline] in
             pipeline.completed($0, $1)
         }
-        configureHTTP()
-        pipeline.attach(self, configuration: configuration, port: listener.port)
+        configure(http, secure: tls != nil && secure == nil)
+        if let secure { configure(secure.http, secure: true) }
+        var ports = servesPlainHTTP ? ["http": listener.port] : [:]
+        ports["https"] = securePort
+        pipeline.attach(self, configuration: configuration, ports: ports)
     }
 
-    private func configureHTTP() {
+    /// The TLS context the settings describe; a certificate that cannot be made or read stops the start.
+    private static func context(for settings: TLSSettings,
+                                _ configuration: UnderstudyServer.Configuration) throws(ServerError) -> ServerTLSContext {
+        do {
+            return try ServerTLSContext(settings: settings, hostNames: configuration.certificateNames)
+        } catch {
+            throw ServerError(kind: .invalidConfiguration, description: "cannot serve HTTPS: \(error.description)")
+        }
+    }
+
+    private func configure(_ http: OpaquePointer, secure: Bool) {
         let methods = EVHTTP_REQ_GET.rawValue | EVHTTP_REQ_POST.rawValue | EVHTTP_REQ_HEAD.rawValue
             | EVHTTP_REQ_PUT.rawValue | EVHTTP_REQ_DELETE.rawValue | EVHTTP_REQ_OPTIONS.rawValue
             | EVHTTP_REQ_PATCH.rawValue | EVHTTP_REQ_TRACE.rawValue
@@ -67,10 +106,18 @@ final class HTTPTransport: @unchecked Sendable {
             Unmanaged<HTTPTransport>.fromOpaque(argument).takeUnretainedValue().handle(request)
         }, Unmanaged.passUnretained(self).toOpaque())
         // TCP_NODELAY is set on the listening socket; the write size and the slow-request watch per connection.
-        evhttp_set_bevcb(http, { _, argument in
-            guard let argument else { return nil }
-            return Unmanaged<HTTPTransport>.fromOpaque(argument).takeUnretainedValue().connections.makeBufferEvent()
-        }, Unmanaged.passUnretained(self).toOpaque())
+        if secure {
+            evhttp_set_bevcb(http, { _, argument in
+                guard let argument else { return nil }
+                let transport = Unmanaged<HTTPTransport>.fromOpaque(argument).takeUnretainedValue()
+                return transport.connections.makeBufferEvent(tls: transport.tls)
+            }, Unmanaged.passUnretained(self).toOpaque())
+        } else {
+            evhttp_set_bevcb(http, { _, argument in
+                guard let argument else { return nil }
+                return Unmanaged<HTTPTransport>.fromOpaque(argument).takeUnretainedValue().connections.makeBufferEvent(tls: nil)
+            }, Unmanaged.passUnretained(self).toOpaque())
+        }
     }
 
     /// Serves on a new loop thread.
@@ -82,8 +129,9 @@ final class HTTPTransport: @unchecked Sendable {
     private func handle(_ request: OpaquePointer) {
         // Timed from the request's first byte: a request that waited behind a burst of others is not delayed,
         // nor journaled as quicker, by the time it spent waiting.
-        let startedAt = connections.requestArrived(request) ?? EventLoop.monotonicMilliseconds()
-        let incoming = HTTPRequest(request, startedAt: startedAt, arrivedAt: configuration.clock())
+        let connection = connections.requestArrived(request)
+        let incoming = HTTPRequest(request, startedAt: connection.startedAt ?? EventLoop.monotonicMilliseconds(),
+                                   arrivedAt: configuration.clock(), isSecure: connection.isSecure)
         let plan = pipeline.plan(for: incoming, stopping: isShuttingDown)
         if plan.dropsUnreadBody { discardUnreadBody(of: request) }
         writer.carryOut(plan, pipeline.delivery(for: plan, clientAddress: HTTPTransport.peerAddress(of: request)),
@@ -108,6 +156,7 @@ final class HTTPTransport: @unchecked Sendable {
         loop.submit { [self] in
             isShuttingDown = true
             listener.close()
+            secure?.listener.close()
             writer.flushPendingReplies()
             writer.endAllTasks()
             shutdownDeadline = EventLoop.monotonicMilliseconds() + configuration.shutdownGraceSeconds * 1_000
@@ -130,6 +179,7 @@ final class HTTPTransport: @unchecked Sendable {
         if let shutdownTimer { event_del(shutdownTimer) }
         writer.closeAllTasks()
         evhttp_free(http)
+        if let secure { evhttp_free(secure.http) }
         connections.releaseAll()
         upstreamClient?.shutDown()
         loop.stop()
@@ -145,8 +195,11 @@ extension HTTPTransport: TransportControls {
 
     var heldReplies: Int { writer.heldReplies }
 
+    var tlsFaults: TLSFaultQueue? { tls?.faults }
+
     func goOffline(forMilliseconds milliseconds: Int) {
         listener.goOffline(forMilliseconds: milliseconds)
+        secure?.listener.goOffline(forMilliseconds: milliseconds)
     }
 
     func sendUpstream(_ request: UpstreamRequest) -> UpstreamExchange {

@@ -44,4 +44,17 @@ enum Posix {
         #endif
         setrlimit(resource, &limit)
     }
+
+    /// Resets the connection on `descriptor` at once (a TCP RST, no FIN first), leaving the descriptor number open
+    /// on an unconnected stand-in socket: whoever owns it (libevent, evhttp) later shuts down and closes the
+    /// stand-in as it would have the connection, and no other file can take the number meanwhile. A zero linger
+    /// makes the close that `dup2` performs on the connection a reset.
+    static func resetKeepingDescriptor(_ descriptor: Int32) {
+        var noLinger = linger(l_onoff: 1, l_linger: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_LINGER, &noLinger, socklen_t(MemoryLayout<linger>.size))
+        let standIn = tcpSocket(family: AF_INET)
+        guard standIn >= 0 else { return }
+        dup2(standIn, descriptor)
+        close(standIn)
+    }
 }

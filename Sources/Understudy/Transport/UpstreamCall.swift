@@ -104,6 +104,11 @@ final class UpstreamCall {
     private func failed(_ error: evhttp_request_error) {
         let code = errno
         let failure: UpstreamFailure
+        if let bufferEvent = evhttp_connection_get_bufferevent(connection),
+           let reason = UpstreamTLS.failureReason(of: bufferEvent) {
+            exchange.failed(UpstreamFailure(kind: .tls, detail: reason), at: EventLoop.monotonicMilliseconds())
+            return
+        }
         switch error {
         case EVREQ_HTTP_TIMEOUT:
             failure = UpstreamFailure(kind: .timeout, detail: "no reply within \(client?.upstream.timeoutSeconds ?? 0) s")

@@ -9,15 +9,21 @@ final class UpstreamClient {
     let upstream: Upstream
     private let base: OpaquePointer
     private var dns: OpaquePointer?
+    /// The TLS client context, for an https upstream.
+    private let tls: UpstreamTLS?
     /// Connections free for the next request.
     private var idle: [OpaquePointer] = []
     /// Every connection made, for shutdown.
     private var made: Set<OpaquePointer> = []
     static let maximumIdleConnections = 64
 
-    init(upstream: Upstream, base: OpaquePointer) {
+    /// Throws when an https upstream's CA file cannot be read.
+    init(upstream: Upstream, base: OpaquePointer) throws(TLSError) {
         self.upstream = upstream
         self.base = base
+        tls = upstream.isSecure
+            ? try UpstreamTLS(verification: upstream.verifiesCertificate ? .verified(extraCAFile: upstream.certificateAuthorityFile) : .off)
+            : nil
     }
 
     /// Sends `request` upstream; the exchange fills in as the reply arrives.
@@ -71,9 +77,15 @@ final class UpstreamClient {
         if dns == nil, !UpstreamClient.isNumericAddress(upstream.host) {
             dns = evdns_base_new(base, EVDNS_BASE_INITIALIZE_NAMESERVERS)
         }
-        guard let connection = evhttp_connection_base_new(base, dns, upstream.host, UInt16(upstream.port)) else {
-            return nil
+        let opened: OpaquePointer?
+        if let tls {
+            // evhttp owns the bufferevent from here, and frees it (and its SSL) with the connection.
+            guard let bufferEvent = try? tls.makeBufferEvent(base: base, host: upstream.host) else { return nil }
+            opened = evhttp_connection_base_bufferevent_new(base, dns, bufferEvent, upstream.host, UInt16(upstream.port))
+        } else {
+            opened = evhttp_connection_base_new(base, dns, upstream.host, UInt16(upstream.port))
         }
+        guard let connection = opened else { return nil }
         evhttp_connection_set_timeout(connection, Int32(upstream.timeoutSeconds))
         evhttp_connection_set_retries(connection, 0)
         made.insert(connection)

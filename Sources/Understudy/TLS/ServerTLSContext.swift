@@ -1,0 +1,117 @@
+import CLibevent
+import CLibeventOpenSSL
+import COpenSSL
+import Foundation
+
+/// The server side's OpenSSL context: one certificate and key, TLS 1.2 and up, and a TLS bufferevent per
+/// connection for evhttp, presenting a wrong certificate (or resetting) while a TLS fault is queued.
+///
+/// `@unchecked Sendable`: both `SSL_CTX`s and the fault certificates are filled in once, in `init`, and after that
+/// only read by `SSL_new` and `SSL_use_certificate`, which OpenSSL allows from any thread; connections are made on
+/// the loop thread. The fault queue locks.
+final class ServerTLSContext: @unchecked Sendable {
+    private let context: OpaquePointer
+    /// The same certificate, with a ClientHello callback that resets the connection (`TLSFault.reset`).
+    private let resetContext: OpaquePointer
+    private let faultIdentities: TLSFaultIdentities
+    /// The faults the next handshakes go wrong with.
+    let faults = TLSFaultQueue()
+
+    /// Loads the chain and key the settings name, making or renewing the local CA's leaf first when they name
+    /// the local CA.
+    /// - Throws: `TLSError` naming the file that cannot be read, or a key that does not match its certificate.
+    convenience init(settings: TLSSettings, hostNames: [String]) throws(TLSError) {
+        let now = Date().timeIntervalSince1970
+        let names = try SubjectName.forLeaf(hosts: hostNames)
+        switch settings.identity {
+        case .localAuthority(let directory):
+            let authority = LocalCertificateAuthority(directory: directory)
+            try authority.prepare(hostNames: hostNames)
+            let ca = (try Certificate(pem: AtomicFile.read(authority.caCertificatePath), source: authority.caCertificatePath),
+                      try PrivateKey(pem: AtomicFile.read(authority.caKeyPath), source: authority.caKeyPath))
+            try self.init(certificate: authority.certificatePath, key: authority.keyPath,
+                          faultIdentities: TLSFaultIdentities(names: names, ca: ca, now: now))
+        case .files(let certificate, let key):
+            let caKey = try PrivateKey.generateP256()
+            let ca = (try CertificateIssuer.issueCA(key: caKey, now: now, commonName: "Understudy fault CA"), caKey)
+            try self.init(certificate: certificate, key: key, faultIdentities: TLSFaultIdentities(names: names, ca: ca, now: now))
+        }
+    }
+
+    private init(certificate: String, key: String, faultIdentities: TLSFaultIdentities) throws(TLSError) {
+        // Readable first, so a missing file is named as such rather than as a PEM error.
+        _ = try AtomicFile.read(certificate)
+        _ = try AtomicFile.read(key)
+        context = try ServerTLSContext.makeContext(certificate: certificate, key: key)
+        do {
+            resetContext = try ServerTLSContext.makeContext(certificate: certificate, key: key)
+        } catch {
+            SSL_CTX_free(context)
+            throw error
+        }
+        // Once the ClientHello is read: the connection is reset, and the handshake fails with no alert to send (-1
+        // is OpenSSL's SSL_AD_NO_ALERT, which only its private ssl_local.h names; the socket is gone by then anyway).
+        SSL_CTX_set_client_hello_cb(resetContext, { ssl, alert, _ in
+            if let ssl { Posix.resetKeepingDescriptor(SSL_get_fd(ssl)) }
+            alert?.pointee = -1
+            return SSL_CLIENT_HELLO_ERROR
+        }, nil)
+        self.faultIdentities = faultIdentities
+    }
+
+    private static func makeContext(certificate: String, key: String) throws(TLSError) -> OpaquePointer {
+        guard let context = SSL_CTX_new(TLS_server_method()) else { throw TLSError.openSSL("cannot make a TLS context") }
+        _ = understudy_ssl_ctx_require_tls12(context)
+        // An idle keep-alive connection then holds no read or write buffer (~34 KiB each otherwise).
+        understudy_ssl_ctx_release_buffers(context)
+        let failure: TLSError? = if SSL_CTX_use_certificate_chain_file(context, certificate) != 1 {
+            TLSError.openSSL("\(certificate) is not a PEM certificate chain")
+        } else if SSL_CTX_use_PrivateKey_file(context, key, SSL_FILETYPE_PEM) != 1 {
+            TLSError.openSSL("\(key) is not a PEM private key")
+        } else if SSL_CTX_check_private_key(context) != 1 {
+            TLSError.openSSL("the key \(key) does not belong to the certificate \(certificate)")
+        } else {
+            nil
+        }
+        if let failure {
+            SSL_CTX_free(context)
+            throw failure
+        }
+        return context
+    }
+
+    deinit {
+        SSL_CTX_free(context)
+        SSL_CTX_free(resetContext)
+    }
+
+    /// A bufferevent that accepts a TLS handshake on the socket evhttp gives it next, with the next queued fault's
+    /// certificate if there is one; freeing it frees the `SSL`.
+    func makeBufferEvent(base: OpaquePointer) -> OpaquePointer? {
+        let fault = faults.next()
+        guard let ssl = SSL_new(fault == .reset ? resetContext : context) else { return nil }
+        if let fault, !faultIdentities.present(fault, on: ssl) {
+            SSL_free(ssl)
+            return nil
+        }
+        guard let bufferEvent = bufferevent_openssl_socket_new(base, -1, ssl, BUFFEREVENT_SSL_ACCEPTING,
+                                                               Int32(BEV_OPT_CLOSE_ON_FREE.rawValue)) else {
+            SSL_free(ssl)
+            return nil
+        }
+        // A client that closes without close_notify (most do, after their last reply) is an end of file, not an error.
+        bufferevent_openssl_set_allow_dirty_shutdown(bufferEvent, 1)
+        return bufferEvent
+    }
+
+    /// Whether the connection's TLS handshake is still under way (false for a plain connection).
+    static func isHandshaking(_ bufferEvent: OpaquePointer) -> Bool {
+        guard let ssl = bufferevent_openssl_get_ssl(bufferEvent) else { return false }
+        return SSL_is_init_finished(ssl) == 0
+    }
+
+    /// Whether the connection speaks TLS.
+    static func isSecure(_ bufferEvent: OpaquePointer) -> Bool {
+        bufferevent_openssl_get_ssl(bufferEvent) != nil
+    }
+}
