@@ -22,6 +22,7 @@ let package = Package(
         // For test targets only: it imports Swift Testing and XCTest, which an app cannot link.
         .library(name: "UnderstudyControlTesting", targets: ["UnderstudyControlTesting"]),
         .library(name: "UnderstudyFaultSpec", targets: ["UnderstudyFaultSpec"]),
+        .library(name: "UnderstudyRecording", targets: ["UnderstudyRecording"]),
     ],
     targets: [
         .systemLibrary(
@@ -57,9 +58,18 @@ let package = Package(
             name: "UnderstudyFaultSpec",
             swiftSettings: strictSettings
         ),
+        // Recordings of an API: the exchange values, the reviewable on-disk format, the background writer,
+        // redaction and replay matching. Foundation only (no server, no Testing): the server, the CLI and
+        // UnderstudyTesting all link it.
+        .target(
+            name: "UnderstudyRecording",
+            dependencies: ["UnderstudyJSON", "UnderstudyLocking"],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "Understudy",
-            dependencies: ["CLibevent", "CCrypto", "CHeaderLines", "CByteSearch", "UnderstudyLocking", "UnderstudyJSON", "UnderstudyFaultSpec"],
+            dependencies: ["CLibevent", "CCrypto", "CHeaderLines", "CByteSearch", "UnderstudyLocking", "UnderstudyJSON", "UnderstudyFaultSpec",
+                           "UnderstudyRecording"],
             // The control room's HTML, CSS and script, compiled into the binary as `PackageResources` byte arrays:
             // no resource bundle for an app or the CLI to carry (ControlRoomAssets.swift).
             resources: [.embedInCode("ControlRoom/Assets")],
@@ -67,7 +77,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "UnderstudyCLI",
-            dependencies: ["Understudy", "UnderstudyLocking"],
+            dependencies: ["Understudy", "UnderstudyLocking", "UnderstudyRecording"],
             swiftSettings: strictSettings
         ),
         // The generic client: endpoints, retry, auth, streams, transfers, pagination, middleware, errors.
@@ -128,6 +138,11 @@ let package = Package(
         .testTarget(
             name: "UnderstudyTestingTests",
             dependencies: ["UnderstudyTesting", "UnderstudyDummyJSON", "UnderstudyClient", "UnderstudyTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "UnderstudyRecordingTests",
+            dependencies: ["UnderstudyRecording", "UnderstudyJSON"],
             swiftSettings: strictSettings
         ),
         .testTarget(
