@@ -51,15 +51,19 @@ package struct HARArchive: Sendable {
         }
         let exporter = HARExporter(creator: log["creator"])
         var archive = HARArchive(exporter: exporter, exchanges: [], skipped: [])
-        var seen: [JSONValue] = []
+        // Pulse's copies, by their compact text without `pageref`: the entry each first appeared as.
+        var firstSeen: [[UInt8]: Int] = [:]
         for (index, item) in items.enumerated() {
-            if exporter.kind == .pulse, let twin = seen.firstIndex(of: HARArchive.withoutPage(item)) {
-                archive.skipped.append(Skipped(entryIndex: index, request: HAREntryReader.describe(item, index: index),
-                                               reason: "a copy of entry \(twin) (Pulse lists a task again under the log "
-                                                   + "message that carries it)"))
-                continue
+            if exporter.kind == .pulse {
+                let text = JSONWriter.encode(HARArchive.withoutPage(item))
+                if let original = firstSeen[text] {
+                    archive.skipped.append(Skipped(entryIndex: index, request: HAREntryReader.describe(item, index: index),
+                                                   reason: "a copy of entry \(original) (Pulse lists a task again under "
+                                                       + "the log message that carries it)"))
+                    continue
+                }
+                firstSeen[text] = index
             }
-            if exporter.kind == .pulse { seen.append(HARArchive.withoutPage(item)) }
             switch HAREntryReader(exporter: exporter).read(item, index: index) {
             case .success(let exchange): archive.exchanges.append(exchange)
             case .failure(let skip):

@@ -89,13 +89,21 @@ import UnderstudyJSON
         #expect(me.milliseconds == 63)
     }
 
-    @Test func aFileThatIsNotJSONSaysWhere() {
-        #expect(throws: HARReadError.self) { try Self.read("{\"log\": {\n  \"entries\": [,]}}") }
-        do {
-            _ = try Self.read("{\"log\": {\n  \"entries\": [,]}}")
-        } catch {
-            #expect(error.description == "not JSON: line 2, column 15: unexpected ',', expected a value")
+    @Test func aPulseCopyNamesTheEntryItCopiesWhereverItSits() throws {
+        func entry(_ path: String, page: Int) -> String {
+            #"{"pageref": "page_\#(page)", "request": {"method": "GET", "url": "https://x.test\#(path)"}, "response": {"status": 200}}"#
         }
+        let entries = [entry("/a", page: 0), entry("/a", page: 9), entry("/b", page: 1), entry("/b", page: 9)]
+        let archive = try Self.read(Self.log(entry: entries.joined(separator: ","), creator: "Pulse HAR generation tool"))
+        #expect(archive.exchanges.map(\.entryIndex) == [0, 2])
+        #expect(archive.skipped.map { $0.reason.prefix(17) } == ["a copy of entry 0", "a copy of entry 2"])
+        // Only Pulse writes copies: elsewhere two identical entries are a sequence.
+        #expect(try Self.read(Self.log(entry: entries.joined(separator: ","))).exchanges.count == 4)
+    }
+
+    @Test func aFileThatIsNotJSONSaysWhere() {
+        let error = #expect(throws: HARReadError.self) { try Self.read("{\"log\": {\n  \"entries\": [,]}}") }
+        #expect(error?.description == "not JSON: line 2, column 15: unexpected ',', expected a value")
     }
 
     @Test(arguments: [
