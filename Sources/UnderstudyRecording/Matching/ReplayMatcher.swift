@@ -1,0 +1,107 @@
+import UnderstudyLocking
+
+/// Answers requests from a recording: the Nth identical request gets the Nth recorded answer, and the last answer
+/// repeats once the sequence is used up. Thread-safe; the server's loop and URLProtocol threads share one.
+///
+/// Matching reads the method, the path, the query regardless of order (less the ignored parameters) and the body
+/// in canonical form. A request is redacted by the recording's rules before comparing, so a placeholder written
+/// in place of a token matches whatever token the replaying client sends.
+public final class ReplayMatcher: Sendable {
+    /// The recording answered from.
+    public let recording: Recording
+    private let rules: KeyRules
+    /// Each key's entry; two files with one key (a hand edit, an import) join into one sequence, file order first.
+    private let index: [RequestKey: [Int]]
+    /// How many answers each key has given.
+    private let served: Locked<[RequestKey: Int]>
+
+    /// A matcher for `recording`, with `extra` options added to the recording's own (more ignored parameters).
+    public init(_ recording: Recording, adding extra: RecordingOptions = RecordingOptions()) {
+        var merged = recording
+        merged.options = recording.options.adding(extra)
+        self.recording = merged
+        rules = KeyRules(options: merged.options)
+        var index: [RequestKey: [Int]] = [:]
+        for (position, entry) in merged.entries.enumerated() {
+            index[RequestKey(entry.request, rules: rules), default: []].append(position)
+        }
+        self.index = index
+        served = Locked([:])
+    }
+
+    /// The answer to `request`, or the miss naming it and the nearest recordings.
+    public func answer(_ request: RecordedExchange.Request) -> ReplayAnswer {
+        let key = RequestKey(request, rules: rules)
+        guard let positions = index[key] else {
+            return .miss(ReplayMiss(request: request, nearest: nearest(to: request)))
+        }
+        let sequence = positions.flatMap { position in
+            recording.entries[position].responses.map { (response: $0, file: recording.entries[position].file) }
+        }
+        let turn = served.withLock { served in
+            let turn = served[key, default: 0]
+            served[key] = turn + 1
+            return turn
+        }
+        let picked = sequence[min(turn, sequence.count - 1)]
+        return .hit(picked.response, file: picked.file)
+    }
+
+    /// Starts every sequence again from its first answer.
+    public func rewind() {
+        served.withLock { $0.removeAll() }
+    }
+
+    /// At most three recordings near `request`: the same method and path first, then the same path, then paths
+    /// sharing the most leading segments (ties: the closest in length).
+    private func nearest(to request: RecordedExchange.Request) -> [String] {
+        let segments = request.path.split(separator: "/")
+        let ranked = recording.entries.compactMap { entry -> (tier: Int, closeness: Int, file: String, text: String)? in
+            let text = ReplayMiss.describe(entry.request) + " (" + entry.file + ")"
+            if entry.request.path == request.path {
+                return (entry.request.method == request.method ? 0 : 1, 0, entry.file, text)
+            }
+            let other = entry.request.path.split(separator: "/")
+            let shared = zip(segments, other).prefix { $0 == $1 }.count
+            guard shared > 0 || segments.isEmpty || other.isEmpty else { return nil }
+            let closeness = -shared * 1_000 + abs(other.count - segments.count) * 10 + (entry.request.method == request.method ? 0 : 1)
+            return (2, closeness, entry.file, text)
+        }
+        return ranked.sorted { ($0.tier, $0.closeness, $0.file) < ($1.tier, $1.closeness, $1.file) }.prefix(3).map(\.text)
+    }
+}
+
+/// What a recording answered: a recorded reply (and the file it came from), or a miss.
+public enum ReplayAnswer: Sendable, Equatable {
+    /// A recorded reply, from the file named.
+    case hit(RecordedExchange.Response, file: String)
+    /// Nothing recorded matches.
+    case miss(ReplayMiss)
+}
+
+/// A request no recording matches: what it was, and the nearest recordings, for a message that says what to fix.
+public struct ReplayMiss: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The request, e.g. `GET /products?limit=5`.
+    public let request: String
+    /// Up to three recordings near it, e.g. `GET /products?limit=10 (GET/products~1a2b3c4d.json)`.
+    public let nearest: [String]
+
+    /// A miss for `request` with the nearest recordings found.
+    public init(request: RecordedExchange.Request, nearest: [String]) {
+        self.request = Self.describe(request)
+        self.nearest = nearest
+    }
+
+    /// `No recording matches GET /x?a=1; nearest: …` (or `; nothing recorded is near it`).
+    public var message: String {
+        "No recording matches \(request); " + (nearest.isEmpty ? "nothing recorded is near it" : "nearest: " + nearest.joined(separator: ", "))
+    }
+
+    /// The message.
+    public var description: String { message }
+
+    /// `METHOD /path?query` as a person reads it.
+    static func describe(_ request: RecordedExchange.Request) -> String {
+        request.method + " " + request.path + (request.query.isEmpty ? "" : "?" + QueryText.render(request.query))
+    }
+}

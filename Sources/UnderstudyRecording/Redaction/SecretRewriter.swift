@@ -1,0 +1,103 @@
+import Foundation
+import UnderstudyJSON
+
+/// Finds the secrets in the parts of an exchange (credential and cookie headers, token-like JSON fields at any
+/// depth, form and query parameters of those names) and rewrites each through a function.
+///
+/// One walker serves both redaction, which numbers each secret (``Redactor``), and matching, which masks every
+/// secret with one marker so that a recorded placeholder and whatever the replaying client sends compare equal.
+struct SecretRewriter {
+    /// Redacted field names, lower-cased.
+    let fields: Set<String>
+
+    /// Whether a JSON field or a query parameter of this name holds a secret.
+    func isSecret(_ name: String) -> Bool {
+        fields.contains(name.lowercased())
+    }
+
+    /// Whether the header's value holds secrets.
+    static func isSecretHeader(_ name: String) -> Bool {
+        switch name.lowercased() {
+        case "authorization", "proxy-authorization", "cookie", "set-cookie": true
+        default: false
+        }
+    }
+
+    /// A header value with its secrets rewritten: credentials after the scheme, cookie values (names stay).
+    func header(_ header: RecordedExchange.Header, _ replace: (String) -> String) -> RecordedExchange.Header {
+        let value: String
+        switch header.name.lowercased() {
+        case "authorization", "proxy-authorization":
+            let trimmed = header.value.trimmingCharacters(in: .whitespaces)
+            if let space = trimmed.firstIndex(of: " ") {
+                let credentials = trimmed[space...].trimmingCharacters(in: .whitespaces)
+                value = String(trimmed[..<space]) + " " + replace(credentials)
+            } else {
+                value = replace(trimmed)
+            }
+        case "cookie":
+            value = header.value.split(separator: ";", omittingEmptySubsequences: false)
+                .map { Self.cookiePair(String($0).trimmingCharacters(in: .whitespaces), replace) }
+                .joined(separator: "; ")
+        case "set-cookie":
+            var parts = header.value.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
+            if !parts.isEmpty { parts[0] = Self.cookiePair(parts[0].trimmingCharacters(in: .whitespaces), replace) }
+            value = parts.joined(separator: ";")
+        default:
+            return header
+        }
+        return RecordedExchange.Header(header.name, value)
+    }
+
+    /// Query parameters with the values of secret names rewritten.
+    func query(_ items: [RecordedExchange.QueryItem], _ replace: (String) -> String) -> [RecordedExchange.QueryItem] {
+        items.map { isSecret($0.name) && !$0.value.isEmpty ? RecordedExchange.QueryItem($0.name, replace($0.value)) : $0 }
+    }
+
+    /// A JSON value with the value of every secret field, at any depth, rewritten (numbers and booleans too, as
+    /// text: a numeric PIN is a secret as well).
+    func json(_ value: JSONValue, _ replace: (String) -> String) -> JSONValue {
+        switch value {
+        case .array(let elements):
+            return .array(elements.map { json($0, replace) })
+        case .object(let object):
+            return .object(JSONObject(object.entries.map { entry in
+                guard isSecret(entry.key) else { return JSONObject.Entry(key: entry.key, value: json(entry.value, replace)) }
+                switch entry.value {
+                case .string(let secret) where !secret.isEmpty: return JSONObject.Entry(key: entry.key, value: .string(replace(secret)))
+                case .number(let number): return JSONObject.Entry(key: entry.key, value: .string(replace(number.text)))
+                case .bool(let flag): return JSONObject.Entry(key: entry.key, value: .string(replace(String(flag))))
+                default: return JSONObject.Entry(key: entry.key, value: json(entry.value, replace))
+                }
+            }))
+        default:
+            return value
+        }
+    }
+
+    /// A body with its secrets rewritten: a JSON body's fields, or a form body's parameters; other bodies as they
+    /// are. Returns nil when nothing in it can hold a secret, so callers keep the original bytes.
+    func body(_ bytes: [UInt8], contentType: String?, _ replace: (String) -> String) -> [UInt8]? {
+        guard !bytes.isEmpty else { return nil }
+        let type = contentType?.lowercased() ?? ""
+        if type.contains("x-www-form-urlencoded") {
+            let text = String(decoding: bytes, as: UTF8.self)
+            let pairs = text.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
+                guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
+                let name = String(pair[..<equals]).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""
+                guard isSecret(name), pair.index(after: equals) < pair.endIndex else { return String(pair) }
+                return String(pair[...equals]) + replace(String(pair[pair.index(after: equals)...]))
+            }
+            return Array(pairs.joined(separator: "&").utf8)
+        }
+        guard BodyKind.mayBeJSON(bytes), let value = try? JSONParser.parse(bytes) else { return nil }
+        return JSONWriter.encode(json(value, replace))
+    }
+
+    private static func cookiePair(_ pair: String, _ replace: (String) -> String) -> String {
+        guard let equals = pair.firstIndex(of: "=") else { return pair }
+        let value = pair[pair.index(after: equals)...]
+        guard !value.isEmpty else { return pair }
+        return String(pair[...equals]) + replace(String(value))
+    }
+}

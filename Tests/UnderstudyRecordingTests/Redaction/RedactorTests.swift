@@ -1,0 +1,45 @@
+import Testing
+@testable import UnderstudyRecording
+
+@Suite struct RedactorTests {
+    @Test func oneSecretOnePlaceholderAcrossHeadersAndBodies() {
+        var redactor = Redactor(options: RecordingOptions())
+        let login = redactor.redact(Exchanges.post(
+            "/auth/login", body: #"{"username":"emilys","password":"emilyspass"}"#,
+            response: #"{"id":1,"accessToken":"eyJ.a.b","refreshToken":"eyJ.r.t"}"#,
+            responseHeaders: [.init("Set-Cookie", "accessToken=eyJ.a.b; Path=/; HttpOnly"), .init("Set-Cookie", "refreshToken=eyJ.r.t; Path=/")]))
+        #expect(String(decoding: login.request.body, as: UTF8.self) == #"{"username":"emilys","password":"understudy-redacted-1"}"#)
+        #expect(String(decoding: login.response.body, as: UTF8.self)
+            == #"{"id":1,"accessToken":"understudy-redacted-2","refreshToken":"understudy-redacted-3"}"#)
+        #expect(login.response.headers.filter { $0.name == "Set-Cookie" }.map(\.value)
+            == ["accessToken=understudy-redacted-2; Path=/; HttpOnly", "refreshToken=understudy-redacted-3; Path=/"])
+
+        let me = redactor.redact(Exchanges.get("/auth/me", headers: [.init("Authorization", "Bearer eyJ.a.b"),
+                                                                     .init("Cookie", "theme=dark; refreshToken=eyJ.r.t")]))
+        #expect(me.request.headers.value(for: "authorization") == "Bearer understudy-redacted-2")
+        #expect(me.request.headers.value(for: "Cookie") == "theme=understudy-redacted-4; refreshToken=understudy-redacted-3")
+    }
+
+    @Test func redactsAtAnyDepthInQueriesFormsAndConfiguredFields() {
+        var redactor = Redactor(options: RecordingOptions(redactedFields: ["sessionKey"]))
+        var exchange = Exchanges.post("/x", body: #"{"user":{"Password":"p","pin":1234,"sessionKey":"k","list":[{"token":"t"}]},"token":null}"#)
+        exchange.request.query = [.init("token", "q"), .init("page", "2")]
+        let redacted = redactor.redact(exchange)
+        #expect(String(decoding: redacted.request.body, as: UTF8.self)
+            == #"{"user":{"Password":"understudy-redacted-2","pin":1234,"sessionKey":"understudy-redacted-3","list":[{"token":"understudy-redacted-4"}]},"token":null}"#)
+        #expect(redacted.request.query == [.init("token", "understudy-redacted-1"), .init("page", "2")])
+
+        let form = RecordedExchange(request: .init(method: "POST", path: "/login", headers: [.init("Content-Type", "application/x-www-form-urlencoded")],
+                                                   body: Array("user=a&password=s%20ecret&x".utf8)),
+                                    response: .init(status: 204))
+        #expect(String(decoding: redactor.redact(form).request.body, as: UTF8.self) == "user=a&password=understudy-redacted-5&x")
+    }
+
+    @Test func basicAuthAndPlaceholdersStayStable() {
+        var redactor = Redactor(options: RecordingOptions(), lastNumber: 41)
+        #expect(redactor.placeholder(for: "understudy-redacted-7") == "understudy-redacted-7")
+        let header = SecretRewriter(fields: []).header(.init("Authorization", "Basic dXNlcjpwYXNz")) { redactor.placeholder(for: $0) }
+        #expect(header.value == "Basic understudy-redacted-42")
+        #expect(Redactor.highestNumber(in: Array(#"["understudy-redacted-3","understudy-redacted-12", "understudy-redacted-"]"#.utf8)) == 12)
+    }
+}
