@@ -25,6 +25,7 @@ struct CommandLineOptions: Equatable {
                           [--journal-size N] [--admin-token TOKEN] [--allow-host NAME]... [--grace SECONDS]
                           [--quiet]
                understudy wait [--timeout SECONDS] [URL]   (exits 0 once a server at URL answers)
+               understudy import FILE.har --to DIR        (turns a HAR file into a recording; see import --help)
                understudy --help | --version
 
         A DummyJSON-compatible fake backend with faults on cue.

@@ -9,6 +9,9 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "wait" {
     exit(WaitCommand.run(Array(arguments.dropFirst()), environment: ProcessInfo.processInfo.environment))
 }
+if arguments.first == "import" {
+    exit(ImportCommand.run(Array(arguments.dropFirst())))
+}
 let options: CommandLineOptions
 do {
     options = try CommandLineOptions.parse(arguments)
