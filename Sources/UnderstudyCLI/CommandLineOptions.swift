@@ -50,21 +50,9 @@ struct CommandLineOptions: Equatable {
 
     static func parse(_ arguments: [String]) throws(UsageError) -> CommandLineOptions {
         var options = CommandLineOptions()
-        var remaining = arguments[...]
-        while let argument = remaining.popFirst() {
-            var flag = argument
-            var inlineValue: String?
-            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
-                flag = String(argument[..<equals])
-                inlineValue = String(argument[argument.index(after: equals)...])
-            }
-            func value() throws(UsageError) -> String {
-                if let inlineValue { return inlineValue }
-                guard let next = remaining.popFirst(), !next.hasPrefix("--") else {
-                    throw UsageError(message: "\(flag) needs a value")
-                }
-                return next
-            }
+        var cursor = ArgumentCursor(arguments)
+        while case let (argument, flag)? = cursor.next() {
+            func value() throws(UsageError) -> String { try cursor.value() }
             switch flag {
             case "--host":
                 options.host = try value()

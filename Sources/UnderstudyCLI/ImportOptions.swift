@@ -35,20 +35,12 @@ struct ImportOptions: Equatable {
         var file: String?
         var directory: String?
         var options = ImportOptions(file: "", directory: "")
-        var remaining = arguments[...]
-        while let argument = remaining.popFirst() {
-            var flag = argument
-            var inlineValue: String?
-            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
-                flag = String(argument[..<equals])
-                inlineValue = String(argument[argument.index(after: equals)...])
-            }
+        var cursor = ArgumentCursor(arguments)
+        while case let (argument, flag)? = cursor.next() {
             func value() throws(CommandLineOptions.UsageError) -> String {
-                if let inlineValue { return inlineValue }
-                guard let next = remaining.popFirst(), !next.hasPrefix("--"), !next.isEmpty else {
-                    throw .init(message: "\(flag) needs a value")
-                }
-                return next
+                let value = try cursor.value()
+                guard !value.isEmpty else { throw .init(message: "\(flag) needs a value") }
+                return value
             }
             switch flag {
             case "--to": directory = try value()

@@ -15,12 +15,6 @@ package struct HARArchive: Sendable {
         /// Why it cannot be replayed, as a sentence a user can act on.
         package var reason: String
 
-        package init(entryIndex: Int, request: String, reason: String) {
-            self.entryIndex = entryIndex
-            self.request = request
-            self.reason = reason
-        }
-
         package var description: String { "entry \(entryIndex) (\(request)): \(reason)" }
     }
 

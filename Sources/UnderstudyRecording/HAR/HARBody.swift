@@ -54,11 +54,6 @@ enum HARBody {
         Array(parameters.map { "\(formEscaped($0.name))=\(formEscaped($0.value))" }.joined(separator: "&").utf8)
     }
 
-    /// A `name=value&…` query from `queryString`, escaped like a form.
-    static func query(_ parameters: [(name: String, value: String)]) -> String {
-        parameters.map { "\(formEscaped($0.name))=\(formEscaped($0.value))" }.joined(separator: "&")
-    }
-
     private static func formEscaped(_ text: String) -> String {
         var escaped = ""
         for byte in text.utf8 {

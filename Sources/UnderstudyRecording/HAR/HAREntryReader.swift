@@ -14,14 +14,9 @@ struct HAREntryReader {
 
     let exporter: HARExporter
 
-    /// Request headers that describe the connection or the body's framing, not the request: the replay's own
-    /// connection has its own. HTTP/2 pseudo-headers (`:authority`…) are dropped too.
-    private static let requestFraming: Set<String> = ["content-length", "connection", "keep-alive", "transfer-encoding",
-                                                      "proxy-connection", "te", "upgrade"]
-    /// Reply headers that describe the bytes on the wire: `content.text` is the decompressed, unchunked body, so
-    /// the compressed length and `Content-Encoding: gzip` would lie about it; the server frames it anew.
-    private static let responseFraming: Set<String> = ["content-length", "content-encoding", "transfer-encoding",
-                                                       "connection", "keep-alive"]
+    /// `content.text` is the decompressed body, so `Content-Encoding: gzip` would lie about it. (The recording's
+    /// writer drops the rest of the wire's framing, `Content-Length` among it, for every exchange.)
+    private static let wireEncoding: Set<String> = ["content-encoding"]
 
     func read(_ entry: JSONValue, index: Int) -> Result<HARExchange, Skip> {
         do {
@@ -69,28 +64,29 @@ struct HAREntryReader {
         if status == 101 { throw Skip(reason: "a protocol switch (101): what follows is not HTTP") }
 
         var notes: [String] = []
-        var requestHeaders = headers(request["headers"], dropping: HAREntryReader.requestFraming)
+        var requestHeaders = headers(request["headers"], dropping: [])
         let requestBody = try body(of: request, method: method, headers: &requestHeaders, notes: &notes)
-        var responseHeaders = headers(response["headers"], dropping: HAREntryReader.responseFraming)
+        var responseHeaders = headers(response["headers"], dropping: HAREntryReader.wireEncoding)
         let responseBody = try body(of: response, method: method, status: status, headers: &responseHeaders)
-        if (300..<400).contains(status), !responseHeaders.contains(where: { $0.name.lowercased() == "location" }),
+        if (300..<400).contains(status), responseHeaders.value(for: "Location") == nil,
            let target = response["redirectURL"]?.stringValue, !target.isEmpty {
-            responseHeaders.append(.init(name: "Location", value: target))
+            responseHeaders.append(.init("Location", target))
         }
-        var query = url.query
-        if query == nil, let parameters = pairs(request["queryString"]), !parameters.isEmpty {
-            query = HARBody.query(parameters)
-            notes.append("the URL has no query, so it was rebuilt from queryString")
+        var query = url.query.map { RecordedExchange.QueryItem.parse(Substring($0)) } ?? []
+        if url.query == nil, let parameters = pairs(request["queryString"]), !parameters.isEmpty {
+            query = parameters.map { .init($0.name, $0.value) }
+            notes.append("the URL has no query, so it was taken from queryString")
         }
-        return HARExchange(entryIndex: index, method: method, origin: url.origin, path: url.path, query: query,
-                           requestHeaders: requestHeaders, requestBody: requestBody, status: status,
-                           responseHeaders: responseHeaders, responseBody: responseBody,
-                           milliseconds: milliseconds(entry), notes: notes)
+        let recorded = RecordedExchange(
+            request: .init(method: method, path: url.path, query: query, headers: requestHeaders, body: requestBody),
+            response: .init(status: status, headers: responseHeaders, body: responseBody))
+        return HARExchange(entryIndex: index, recorded: recorded, origin: url.origin, milliseconds: milliseconds(entry),
+                           notes: notes)
     }
 
     /// The request body: `postData.text` (base64 when `postData.encoding` says so), else the form rebuilt from
     /// `postData.params`; none, with a note, when the exporter kept none.
-    private func body(of request: JSONValue, method: String, headers: inout [HARExchange.Header],
+    private func body(of request: JSONValue, method: String, headers: inout [RecordedExchange.Header],
                       notes: inout [String]) throws(Skip) -> [UInt8] {
         guard let postData = request["postData"], case .object = postData else {
             let size = request["bodySize"]?.intValue ?? -1
@@ -102,9 +98,7 @@ struct HAREntryReader {
             return []
         }
         let mimeType = postData["mimeType"]?.stringValue ?? ""
-        if !mimeType.isEmpty, !headers.contains(where: { $0.name.lowercased() == "content-type" }) {
-            headers.append(.init(name: "Content-Type", value: mimeType))
-        }
+        if !mimeType.isEmpty, headers.value(for: "Content-Type") == nil { headers.append(.init("Content-Type", mimeType)) }
         if let text = postData["text"]?.stringValue, !text.isEmpty {
             return try decoded(text, encoding: postData["encoding"]?.stringValue, mimeType: mimeType, what: "request body")
         }
@@ -121,12 +115,12 @@ struct HAREntryReader {
     /// empty whatever `content` says; otherwise a missing text with a positive `content.size` is a body the
     /// exporter did not keep, which the replay cannot invent.
     private func body(of response: JSONValue, method: String, status: Int,
-                      headers: inout [HARExchange.Header]) throws(Skip) -> [UInt8] {
+                      headers: inout [RecordedExchange.Header]) throws(Skip) -> [UInt8] {
         if method == "HEAD" || status < 200 || status == 204 || status == 304 { return [] }
         let content = response["content"]
         let mimeType = content?["mimeType"]?.stringValue ?? ""
-        if !mimeType.isEmpty, mimeType != "x-unknown", !headers.contains(where: { $0.name.lowercased() == "content-type" }) {
-            headers.append(.init(name: "Content-Type", value: mimeType))
+        if !mimeType.isEmpty, mimeType != "x-unknown", headers.value(for: "Content-Type") == nil {
+            headers.append(.init("Content-Type", mimeType))
         }
         guard let text = content?["text"]?.stringValue else {
             let size = content?["size"]?.intValue ?? 0
@@ -161,10 +155,9 @@ struct HAREntryReader {
     }
 
     /// The `{name, value}` items of a headers array, without HTTP/2 pseudo-headers and the names in `dropping`.
-    private func headers(_ value: JSONValue?, dropping: Set<String>) -> [HARExchange.Header] {
+    private func headers(_ value: JSONValue?, dropping: Set<String>) -> [RecordedExchange.Header] {
         (pairs(value) ?? []).compactMap { pair in
-            pair.name.hasPrefix(":") || dropping.contains(pair.name.lowercased()) ? nil
-                : HARExchange.Header(name: pair.name, value: pair.value)
+            pair.name.hasPrefix(":") || dropping.contains(pair.name.lowercased()) ? nil : .init(pair.name, pair.value)
         }
     }
 

@@ -36,20 +36,19 @@ import UnderstudyJSON
 
         let login = archive.exchanges[0]
         // HTTP/2 pseudo-headers go; the body stays as sent.
-        #expect(!login.requestHeaders.contains { $0.name.hasPrefix(":") })
-        #expect(String(decoding: login.requestBody, as: UTF8.self).contains("chrome-pass-4417"))
-        // content.text is the decoded body, so the wire's encoding and length go with the wire.
-        #expect(login.responseHeader("content-encoding") == nil)
-        #expect(login.responseHeader("content-length") == nil)
-        #expect(login.responseHeader("set-cookie") != nil)
+        #expect(!login.recorded.request.headers.contains { $0.name.hasPrefix(":") })
+        #expect(String(decoding: login.recorded.request.body, as: UTF8.self).contains("chrome-pass-4417"))
+        // content.text is the decoded body, so the wire's encoding goes with the wire.
+        #expect(login.recorded.response.headers.value(for: "content-encoding") == nil)
+        #expect(login.recorded.response.headers.value(for: "set-cookie") != nil)
 
         let avatar = archive.exchanges[3]
-        #expect(avatar.responseBody.starts(with: [0x89, 0x50, 0x4E, 0x47]))
-        #expect(avatar.responseHeader("content-type") == "image/png")
-        #expect(String(decoding: archive.exchanges[4].responseBody, as: UTF8.self).hasPrefix("User-agent: *\n"))
-        #expect(archive.exchanges[6].status == 404)
-        #expect(archive.exchanges[9].status == 204 && archive.exchanges[9].responseBody.isEmpty)
-        #expect(archive.exchanges[10].responseHeader("location") == "/api/products")
+        #expect(avatar.recorded.response.body.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        #expect(avatar.recorded.response.headers.value(for: "content-type") == "image/png")
+        #expect(String(decoding: archive.exchanges[4].recorded.response.body, as: UTF8.self).hasPrefix("User-agent: *\n"))
+        #expect(archive.exchanges[6].recorded.response.status == 404)
+        #expect(archive.exchanges[9].recorded.response.status == 204 && archive.exchanges[9].recorded.response.body.isEmpty)
+        #expect(archive.exchanges[10].recorded.response.headers.value(for: "location") == "/api/products")
     }
 
     @Test func pulsesExportDropsItsCopiesAndItsLossyImage() throws {
@@ -66,9 +65,9 @@ import UnderstudyJSON
         #expect(reasons[11] == "a copy of entry 0 (Pulse lists a task again under the log message that carries it)")
         #expect(reasons[12]?.hasPrefix("a copy of entry 1") == true)
         // Pulse writes no postData: the login is imported without its body, and says so.
-        #expect(archive.exchanges[0].requestBody.isEmpty)
+        #expect(archive.exchanges[0].recorded.request.body.isEmpty)
         #expect(archive.exchanges[0].notes == ["Pulse's HAR export leaves out request bodies; imported without one"])
-        #expect(archive.exchanges[8].responseBody.isEmpty)
+        #expect(archive.exchanges[8].recorded.response.body.isEmpty)
     }
 
     @Test func proxymansExportDecodesBase64BodiesAndRebuildsForms() throws {
@@ -79,13 +78,13 @@ import UnderstudyJSON
         #expect(archive.skipped[0].reason.hasPrefix("a CONNECT tunnel"))
         #expect(archive.skipped[0].request == "CONNECT https://analytics.example.net:443")
 
-        let form = try #require(archive.exchanges.first { $0.path == "/v1/newsletter" })
-        #expect(String(decoding: form.requestBody, as: UTF8.self) == "email=ada%40example.org&topics=news+%26+offers")
+        let form = try #require(archive.exchanges.first { $0.recorded.request.path == "/v1/newsletter" })
+        #expect(String(decoding: form.recorded.request.body, as: UTF8.self) == "email=ada%40example.org&topics=news+%26+offers")
         #expect(form.notes == ["the request body was rebuilt from postData.params"])
-        let upload = try #require(archive.exchanges.first { $0.path == "/v1/me/avatar" })
-        #expect(upload.requestBody.starts(with: [0x89, 0x50, 0x4E, 0x47]))
-        let me = try #require(archive.exchanges.first { $0.path == "/v1/me" })
-        #expect(me.responseHeader("Content-Encoding") == nil)
+        let upload = try #require(archive.exchanges.first { $0.recorded.request.path == "/v1/me/avatar" })
+        #expect(upload.recorded.request.body.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        let me = try #require(archive.exchanges.first { $0.recorded.request.path == "/v1/me" })
+        #expect(me.recorded.response.headers.value(for: "Content-Encoding") == nil)
         #expect(me.milliseconds == 63)
     }
 
@@ -161,8 +160,10 @@ import UnderstudyJSON
             {"request": {"method": "GET", "url": "https://x.test"}, "response": {"status": 200}}
             """#
         let archive = try Self.read(Self.log(entry: entries))
-        #expect(archive.exchanges.map(\.summary) == ["GET /a?b=1&c=two%20words", "GET /b?q=a+b%26c", "GET /"])
-        #expect(archive.exchanges[1].notes == ["the URL has no query, so it was rebuilt from queryString"])
+        #expect(archive.exchanges.map(\.summary) == ["GET /a?b=1&c=two%20words", "GET /b?q=a%20b%26c", "GET /"])
+        #expect(archive.exchanges[0].recorded.request.query == [.init("b", "1"), .init("c", "two words")])
+        #expect(archive.exchanges[1].recorded.request.query == [.init("q", "a b&c")])
+        #expect(archive.exchanges[1].notes == ["the URL has no query, so it was taken from queryString"])
     }
 
     @Test func aBinaryRequestBodyInBase64AndAUTF8BOMAreRead() throws {
@@ -171,8 +172,8 @@ import UnderstudyJSON
              "response": {"status": 200, "content": {"size": 0, "mimeType": "text/plain", "text": ""}}}
             """#
         let archive = try HARArchive.read([0xEF, 0xBB, 0xBF] + Array(Self.log(entry: entry).utf8))
-        #expect(archive.exchanges.first?.requestBody == [0, 1, 2, 255])
-        #expect(archive.exchanges.first?.requestHeader("content-type") == "application/octet-stream")
+        #expect(archive.exchanges.first?.recorded.request.body == [0, 1, 2, 255])
+        #expect(archive.exchanges.first?.recorded.request.headers.value(for: "content-type") == "application/octet-stream")
     }
 
     @Test(arguments: [("", [UInt8]()), ("TQ", [77]), ("TWE=", [77, 97]), ("TWFu", [77, 97, 110])])

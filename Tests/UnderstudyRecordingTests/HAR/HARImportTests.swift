@@ -30,8 +30,8 @@ import UnderstudyJSON
                 Issue.record("\(name) entry \(exchange.entryIndex) (\(exchange.summary)) did not replay")
                 continue
             }
-            #expect(response.status == exchange.status, "\(file)")
-            expectSameBody(recorded: response.body, original: exchange.responseBody, in: file)
+            #expect(response.status == exchange.recorded.response.status, "\(file)")
+            expectSameBody(recorded: response.body, original: exchange.recorded.response.body, in: file)
         }
     }
 
