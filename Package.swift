@@ -158,7 +158,7 @@ let package = Package(
         .testTarget(
             name: "LoopbackTests",
             dependencies: ["Understudy", "UnderstudyLocking", "UnderstudyJSON", "UnderstudyControl", "UnderstudyControlTesting",
-                           "UnderstudyTestSupport"],
+                           "UnderstudyRecording", "UnderstudyTestSupport"],
             swiftSettings: strictSettings
         ),
         // UnderstudyControl against the real `understudy` binary in a process of its own, as an XCUITest or a CI

@@ -11,6 +11,8 @@ struct CommandLineOptions: Equatable {
     var adminToken: String?
     var allowedHosts: [String] = []
     var shutdownGraceSeconds = 5.0
+    var replayDirectory: String?
+    var replayIgnoredQuery: [String] = []
     var quiet = false
     var showHelp = false
     var showVersion = false
@@ -23,7 +25,7 @@ struct CommandLineOptions: Equatable {
     static let usage = """
         Usage: understudy [--host HOST] [--port PORT] [--fixtures DIR] [--scenario FILE]... [--seed N]
                           [--journal-size N] [--admin-token TOKEN] [--allow-host NAME]... [--grace SECONDS]
-                          [--quiet]
+                          [--replay DIR [--replay-ignore-query NAME]...] [--quiet]
                understudy wait [--timeout SECONDS] [URL]   (exits 0 once a server at URL answers)
                understudy import FILE.har --to DIR        (turns a HAR file into a recording; see import --help)
                understudy --help | --version
@@ -42,6 +44,12 @@ struct CommandLineOptions: Equatable {
           --allow-host NAME
                            let the admin API answer to Host NAME too (repeatable); besides it, only the --host
                            address, localhost and loopback addresses may be named (a guard against DNS rebinding)
+          --replay DIR     answer every request outside /__understudy from the recording in DIR instead of the
+                           DummyJSON routes; a request it does not hold gets a JSON 502 naming the nearest
+                           recordings (header X-Understudy-Replay: miss). A broken file stops start-up
+          --replay-ignore-query NAME
+                           leave the query parameter NAME out of matching (repeatable), besides those the
+                           recording's understudy-recording.json lists
           --grace SECONDS  on SIGTERM/SIGINT, let in-flight replies finish for up to SECONDS (default 5)
           --quiet          do not log one line per request on stderr
           --help           show this help
@@ -92,11 +100,21 @@ struct CommandLineOptions: Equatable {
                     throw UsageError(message: "--grace must be a number of seconds from 0 to 300, not '\(text)'")
                 }
                 options.shutdownGraceSeconds = seconds
+            case "--replay":
+                options.replayDirectory = try value()
+                if options.replayDirectory?.isEmpty != false { throw UsageError(message: "--replay needs a directory") }
+            case "--replay-ignore-query":
+                let name = try value()
+                guard !name.isEmpty else { throw UsageError(message: "--replay-ignore-query needs a parameter name") }
+                options.replayIgnoredQuery.append(name)
             case "--quiet", "-q": options.quiet = true
             case "--help", "-h": options.showHelp = true
             case "--version": options.showVersion = true
             default: throw UsageError(message: "unknown option '\(argument)'")
             }
+        }
+        if !options.replayIgnoredQuery.isEmpty, options.replayDirectory == nil {
+            throw UsageError(message: "--replay-ignore-query needs --replay DIR")
         }
         return options
     }

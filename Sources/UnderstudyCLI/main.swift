@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Understudy
+import UnderstudyRecording
 
 // A reader of stdout or stderr that goes away must not kill the server: writes then fail with EPIPE instead.
 signal(SIGPIPE, SIG_IGN)
@@ -72,6 +73,15 @@ for path in options.scenarioPaths {
     }
 }
 if let seed = options.seed { configuration.seed = seed }
+if let directory = options.replayDirectory {
+    do {
+        var recording = try Recording(contentsOf: URL(fileURLWithPath: directory))
+        recording.options = recording.options.adding(RecordingOptions(ignoredQueryParameters: options.replayIgnoredQuery))
+        configuration.replay = recording
+    } catch {
+        fail("cannot load the recording: \(error)", code: 2)
+    }
+}
 let requestLog = StandardError()
 if !options.quiet {
     configuration.requestLog = { entry in requestLog.log("\(entry)") }
@@ -90,7 +100,12 @@ if !RemoteControlPolicy.isLoopback(host: options.host) {
         : "WARNING: fault injection and the admin API need the admin token (header X-Understudy-Token).")
 }
 print("Understudy \(Understudy.version) listening on \(server.baseURL.absoluteString)")
-print("Serving \(configuration.catalog.productCount) products and \(configuration.catalog.userCount) users, seed \(configuration.seed). Try: curl \(server.baseURL.absoluteString)/products/1")
+if let recording = configuration.replay {
+    let answers = recording.entries.reduce(0) { $0 + $1.responses.count }
+    print("Replaying \(recording.entries.count) recorded requests (\(answers) answers) from \(options.replayDirectory ?? ""); nothing else is served.")
+} else {
+    print("Serving \(configuration.catalog.productCount) products and \(configuration.catalog.userCount) users, seed \(configuration.seed). Try: curl \(server.baseURL.absoluteString)/products/1")
+}
 print("Control room: \(server.baseURL.absoluteString)/__understudy/ (open it in a browser: live traffic, one-click faults, a demo client)")
 fflush(nil)
 

@@ -13,7 +13,7 @@ extension Pipeline {
             plan.response = APIError(400, "Invalid '\(FaultHeaders.session)' - \(problem)").response
             return plan
         }
-        let isStream = router.isStreamRequest(incoming)
+        let isStream = servesBuiltInRoutes && router.isStreamRequest(incoming)
         let requested: FaultBook.Decision?
         do {
             requested = try requestedFault(incoming)
@@ -108,6 +108,10 @@ extension Pipeline {
     }
 
     private func route(_ incoming: HTTPRequest, into plan: inout ReplyDraft, fault: FaultSpec?, payloadSeed: UInt64) {
+        if let replayed = replayedResponse(for: incoming) {
+            plan.response = replayed
+            return
+        }
         if let stream = router.streamPlan(for: incoming, fault: fault, seed: payloadSeed) {
             switch stream {
             case .success(let streamPlan) where streamPlan.isComplete:

@@ -16,6 +16,8 @@ final class Pipeline {
     let streams: StreamSource
     let clock: @Sendable () -> Double
     private let cache: ReplyCache
+    /// The recording that answers instead of the built-in routes (`--replay`), when one is given.
+    let replay: ReplayRoutes?
     /// The concerns every reply passes through, in order.
     private(set) var middleware: MiddlewareChain
     /// Fault specs sent per request, parsed once (see `parsedSpec`).
@@ -33,6 +35,7 @@ final class Pipeline {
         remoteControl = RemoteControlPolicy(host: configuration.host, token: configuration.adminToken)
         clock = configuration.clock
         cache = ReplyCache(routes: router.cache)
+        replay = configuration.replay.map(ReplayRoutes.init)
         feed = LiveFeed(faults: faults, journal: journal)
         streams = StreamSource(catalog: configuration.catalog,
                                maximumUnflushedBytes: configuration.maximumStreamBacklogBytes)
@@ -60,7 +63,7 @@ final class Pipeline {
         if request.isAdmin {
             // The admin API: same origin and a known Host, then the admin token, then its routes.
             plan = adminPlan(for: request)
-        } else if let cached = cache.reply(for: request, rulesInstalled: faults.hasRules, faultReply: cannedFault) {
+        } else if servesBuiltInRoutes, let cached = cache.reply(for: request, rulesInstalled: faults.hasRules, faultReply: cannedFault) {
             // The fast path: a reply built once for what decides these bytes.
             plan = ReplyDraft(request: request, response: HTTPResponse(status: cached.reply.status), session: request.session)
             plan.canned = cached.reply

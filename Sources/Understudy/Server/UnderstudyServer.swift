@@ -1,5 +1,6 @@
 import Foundation
 import UnderstudyLocking
+import UnderstudyRecording
 
 /// A running Understudy: a DummyJSON-compatible HTTP/1.1 server on its own libevent thread.
 ///
@@ -55,6 +56,10 @@ public final class UnderstudyServer: Sendable {
         /// How many bytes of requests (headers, path, query, …) the journal keeps; the oldest go first past it.
         /// Header values are kept up to 4 KiB each, so one entry cannot hold a whole 64 KiB head.
         public var journalByteLimit = 32 << 20
+        /// A recording to answer every request outside `/__understudy` from, instead of the DummyJSON routes
+        /// (`--replay DIR`): load it with `Recording(contentsOf:)`. A request it does not hold gets a JSON 502
+        /// naming it and the nearest recordings, with `X-Understudy-Replay: miss`.
+        public var replay: Recording?
         /// The clock tokens and timestamps use, as seconds since 1970 (replaceable in tests).
         public var clock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
 

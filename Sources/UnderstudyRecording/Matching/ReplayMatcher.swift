@@ -31,20 +31,36 @@ public final class ReplayMatcher: Sendable {
 
     /// The answer to `request`, or the miss naming it and the nearest recordings.
     public func answer(_ request: RecordedExchange.Request) -> ReplayAnswer {
+        switch pick(request) {
+        case .success(let picked):
+            let entry = recording.entries[picked.entry]
+            return .hit(entry.responses[picked.response], file: entry.file)
+        case .failure(let miss):
+            return .miss(miss)
+        }
+    }
+
+    /// Where the answer to `request` is: the entry's position in ``recording`` and the response's in that entry
+    /// (for a server that prepared every response once), or the miss.
+    package func pick(_ request: RecordedExchange.Request) -> Result<(entry: Int, response: Int), ReplayMiss> {
         let key = RequestKey(request, rules: rules)
         guard let positions = index[key] else {
-            return .miss(ReplayMiss(request: request, nearest: nearest(to: request)))
-        }
-        let sequence = positions.flatMap { position in
-            recording.entries[position].responses.map { (response: $0, file: recording.entries[position].file) }
+            return .failure(ReplayMiss(request: request, nearest: nearest(to: request)))
         }
         let turn = served.withLock { served in
             let turn = served[key, default: 0]
             served[key] = turn + 1
             return turn
         }
-        let picked = sequence[min(turn, sequence.count - 1)]
-        return .hit(picked.response, file: picked.file)
+        // The sequence runs through the key's files in order; past its end, the last answer repeats.
+        var remaining = turn
+        for position in positions {
+            let count = recording.entries[position].responses.count
+            if remaining < count { return .success((position, remaining)) }
+            remaining -= count
+        }
+        let last = positions[positions.count - 1]
+        return .success((last, recording.entries[last].responses.count - 1))
     }
 
     /// Starts every sequence again from its first answer.

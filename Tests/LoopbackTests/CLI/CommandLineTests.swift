@@ -59,6 +59,34 @@ import UnderstudyTestSupport
         #expect(result.errors.contains("products.json:3:12: unexpected '}', expected a value"))
     }
 
+    @Test func aBrokenRecordingStopsStartUpNamingFileLineAndColumn() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("understudy-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("GET"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data("{\"request\": {\"method\": \"GET\", \"path\": \"/x\"},\n \"responses\": [{\"status\": 200,}]}".utf8)
+            .write(to: directory.appendingPathComponent("GET/x.json"))
+        let result = try run(["--replay", directory.path, "--port", "0"])
+        #expect(result.status == 2)
+        #expect(result.errors.contains("GET/x.json:2:31: expected a string key, found '}'"), "\(result.errors)")
+        #expect(try run(["--replay-ignore-query", "_"]).errors.contains("--replay-ignore-query needs --replay DIR"))
+    }
+
+    @Test func replaysARecordingDirectory() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("understudy-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("GET"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data(#"{"request": {"method": "GET", "path": "/hello", "query": [["t", "1"]]}, "responses": [{"status": 200, "body": {"hi": 1}}]}"#.utf8)
+            .write(to: directory.appendingPathComponent("GET/hello.json"))
+        let (child, url) = try launch(["--replay", directory.path, "--replay-ignore-query", "t", "--port", "0", "--quiet"])
+        let connection = try rawRequest(url, "GET /hello?t=2 HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+        let reply = String(decoding: connection.readUntilEnd().bytes, as: UTF8.self)
+        #expect(reply.hasPrefix("HTTP/1.1 200 OK"))
+        #expect(reply.hasSuffix(#"{"hi":1}"#))
+        #expect(child.output.contains("Replaying 1 recorded requests (1 answers)"))
+        child.send(SIGTERM)
+        #expect(child.waitForExit() == 0)
+    }
+
     /// Starts `understudy` with `arguments` and returns it with the base URL from its first line.
     private func launch(_ arguments: [String]) throws -> (ChildProcess, String) {
         let child = try ChildProcess(executable: CommandLineTests.executable.path, arguments: arguments)

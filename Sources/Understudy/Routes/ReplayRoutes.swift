@@ -1,0 +1,68 @@
+import UnderstudyRecording
+
+/// Answers every request outside `/__understudy` from a recording (`--replay DIR`) instead of the DummyJSON routes.
+///
+/// A hit is a reply like a routed one, so faults, ETag/304, CORS, sessions and the journal treat it the same; each
+/// recorded response is prepared once (its body shared, its ETag computed), so a replayed route costs a key and a
+/// lookup. A miss is a value (``ReplayMiss``): the pipeline answers it with ``missResponse(_:)``, and a proxy may
+/// forward the request instead.
+struct ReplayRoutes: Sendable {
+    /// The header a miss carries: `X-Understudy-Replay: miss`.
+    static let header = "X-Understudy-Replay"
+
+    /// What the recording says about a request.
+    enum Answer {
+        case hit(HTTPResponse)
+        case miss(ReplayMiss)
+    }
+
+    private let matcher: ReplayMatcher
+    /// Every entry's responses, ready to send, in the recording's order.
+    private let prepared: [[HTTPResponse]]
+
+    /// Headers a recording may hold (hand-edited) that the transport sets itself.
+    private static let framingHeaders: Set<String> = ["content-length", "transfer-encoding", "connection", "keep-alive", "etag", "date"]
+
+    init(_ recording: Recording) {
+        // `_fault` asks this server for a fault; it was never part of the API that was recorded.
+        matcher = ReplayMatcher(recording, adding: RecordingOptions(ignoredQueryParameters: ["_fault"]))
+        prepared = recording.entries.map { entry in entry.responses.map(Self.prepare) }
+    }
+
+    /// The recorded reply to `incoming`, or the miss; a `HEAD` nobody recorded is answered as its `GET`.
+    func answer(_ incoming: HTTPRequest) -> Answer {
+        var request = RecordedExchange.Request(
+            method: incoming.method, path: String(incoming.path),
+            query: incoming.query.pairs.map { RecordedExchange.QueryItem($0.name, $0.value) },
+            headers: incoming.headers["Content-Type"].map { [RecordedExchange.Header("Content-Type", $0)] } ?? [],
+            body: incoming.body)
+        var picked = matcher.pick(request)
+        if case .failure = picked, request.method == "HEAD" {
+            request.method = "GET"
+            if case .success(let position) = matcher.pick(request) { picked = .success(position) }
+        }
+        switch picked {
+        case .success(let position): return .hit(prepared[position.entry][position.response])
+        case .failure(let miss): return .miss(miss)
+        }
+    }
+
+    /// The reply to a miss: a JSON 502 naming the request and the nearest recordings, marked `X-Understudy-Replay:
+    /// miss` so a test (or the control room) tells it from an upstream's own 502.
+    static func missResponse(_ miss: ReplayMiss) -> HTTPResponse {
+        var response = HTTPResponse.message(miss.message, status: 502)
+        response.headers.add(header, "miss")
+        return response
+    }
+
+    private static func prepare(_ recorded: RecordedExchange.Response) -> HTTPResponse {
+        var headers = HTTPHeaders()
+        for field in recorded.headers where !framingHeaders.contains(field.name.lowercased()) {
+            headers.add(field.name, field.value)
+        }
+        guard !recorded.body.isEmpty else { return HTTPResponse(status: recorded.status, headers: headers) }
+        let body = SharedBytes(recorded.body)
+        return HTTPResponse(status: recorded.status, headers: headers, body: .shared(body),
+                            etag: recorded.status == 200 ? HTTPResponse.weakETag(for: body) : nil)
+    }
+}
