@@ -32,6 +32,28 @@ import UnderstudyTestSupport
         #expect(written.contains("understudy-recording.json"))
     }
 
+    /// The whole workflow: import, then `understudy --replay DIR` answers as the HAR's server did, sequences too.
+    @Test func whatItImportsTheReplayingServerAnswers() throws {
+        let directory = temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        #expect(try run([Self.fixtures.appendingPathComponent("chrome.har").path, "--to", directory]).status == 0)
+        let server = try ChildProcess(executable: CommandLineTests.executable.path,
+                                      arguments: ["--replay", directory, "--port", "0", "--quiet"])
+        let firstLine = try #require(server.firstLine(within: 10), "\(server.errors)")
+        let port = try #require(firstLine.split(separator: ":").last.flatMap { Int($0) })
+        func get(_ target: String) throws -> RawResponse {
+            let connection = try RawHTTPConnection(port: port)
+            connection.write("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            return try #require(connection.readResponse())
+        }
+        #expect(String(decoding: try get("/api/products/1").body, as: UTF8.self) == #"{"id":1,"title":"Phone","stock":5}"#)
+        #expect(String(decoding: try get("/api/products/1").body, as: UTF8.self) == #"{"id":1,"title":"Phone","stock":4}"#)
+        #expect(try get("/api/products/search?limit=2&q=phone").status == 200)
+        let missing = try get("/api/products/9999")
+        #expect(missing.status == 404 && missing.header("X-Understudy-Replay") == nil)
+        #expect(try get("/api/avatars/1.png").body.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+    }
+
     @Test func pulsesNotesAndCopiesArePrinted() throws {
         let directory = temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: directory) }
