@@ -14,17 +14,17 @@ import UnderstudyJSON
 /// - **Pulse** (creator `Pulse HAR generation tool`): entries grouped by URL, then the task of each log message
 ///   that has one appended again, so a task can appear twice (the copy differs only in `pageref`). `queryString`
 ///   and `cookies` are always empty (the query is only in the URL); `httpVersion` is always `HTTP/2`; there is no
-///   `postData` (request bodies are not exported) and `bodySize` is -1. `response` is absent when the task got
-///   none, and `content` when the reply had no body. `content.text` is the body decoded as UTF-8 with
+///   `postData` (request bodies are not exported) and `bodySize` is -1. A task that failed has status 0, and
+///   `content` is absent when the reply had no body. `content.text` is the body decoded as UTF-8 with
 ///   `content.encoding: ""`, so a binary body arrives with U+FFFD replacement characters and cannot be
 ///   recovered. `statusText` is empty; `timings` may be absent, and `wait`, `send` and `receive` are seconds,
-///   not milliseconds. Headers come from a dictionary: one line per name, in no set order.
-/// - **Proxyman and Charles** (creators `Proxyman`, `Charles Proxy`): proxies, so a host they did not decrypt is
-///   an entry with method `CONNECT` and no reply worth replaying. Binary bodies are base64 with
-///   `content.encoding`; a request body that is not text is base64 in `postData.text` with
-///   `postData.encoding: "base64"` (the HAR 1.3 proposal's field; HAR 1.2 has no way to carry it). Headers are
-///   the ones on the wire, so `Content-Encoding: gzip` and the compressed `Content-Length` stay while
-///   `content.text` is the decompressed body (`content.compression` says how much smaller the wire was).
+///   not milliseconds (`time` is milliseconds). Headers come from a dictionary: one line per name, in no set order.
+/// - **Proxyman and Charles** (creators `Proxyman`, `Charles Proxy`): proxies, which list a tunnel to a host they
+///   did not decrypt as a `CONNECT` entry with nothing inside to replay, and whose headers are the ones on the wire:
+///   `Content-Encoding: gzip` and the compressed `Content-Length` stay while `content.text` is the decompressed
+///   body (`content.compression` says how much smaller the wire was). Binary replies are base64 with
+///   `content.encoding`. HAR 1.2 has no field for a binary request body (Proxyman's issue 1614); exporters that
+///   write one put base64 in `postData.text` with `postData.encoding: "base64"`, the HAR 1.3 proposal's field.
 /// - **Everyone**: HAR 1.2 allows `_`-prefixed fields anywhere, and `comment` on every object; `bodySize`,
 ///   `headersSize` and `content.size` are -1 or absent when unknown; `cookies` repeats what the `Cookie` and
 ///   `Set-Cookie` headers say.
