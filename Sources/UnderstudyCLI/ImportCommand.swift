@@ -49,6 +49,10 @@ enum ImportCommand {
         for exchange in archive.exchanges {
             for note in exchange.notes { print("  note: entry \(exchange.entryIndex) (\(exchange.summary)): \(note)") }
         }
+        if result.beyondSequence > 0 {
+            print("  note: \(result.beyondSequence) repeated answers were not written: a recording keeps at most "
+                  + "\(result.maximumSequence) per request, and a replay repeats the last")
+        }
         for skipped in archive.skipped { print("  skipped \(skipped)") }
         print("Imported \(archive.exchanges.count) of \(total) into \(options.directory); skipped \(archive.skipped.count).")
         print(options.redacts

@@ -10,6 +10,10 @@ package struct HARImport: Sendable {
     package var recording: Recording
     /// What the writer could not write, oldest first; empty when everything is on disk.
     package var failures: [RecordingError]
+    /// Answers not written because their request already had `maximumSequence` (a polled endpoint).
+    package var beyondSequence: Int
+    /// The most answers the recording keeps per request.
+    package var maximumSequence: Int
 
     /// Reads `file` and writes its usable exchanges into `directory` with `options` (redaction on by default).
     ///
@@ -37,14 +41,36 @@ package struct HARImport: Sendable {
         } catch {
             throw .directory(error)
         }
-        for exchange in archive.exchanges { writer.append(exchange.recorded) }
+        let answersBefore = (try? Recording(contentsOf: directory))?.answerCount ?? 0
+        // The writer drops what is handed over beyond its bound while the disk catches up (right for a proxy that
+        // must not block); an import can wait, so it lets the disk catch up before the bound is near.
+        var handedOver = 0
+        for exchange in archive.exchanges {
+            let size = exchange.recorded.request.body.count + exchange.recorded.response.body.count + 512
+            if handedOver + size > RecordingWriter.maximumPendingBytes / 2 {
+                writer.flush()
+                handedOver = 0
+            }
+            writer.append(exchange.recorded)
+            handedOver += size
+        }
         writer.flush()
+        let recording: Recording
         do {
-            return HARImport(archive: archive, recording: try Recording(contentsOf: directory), failures: writer.failures)
+            recording = try Recording(contentsOf: directory)
         } catch {
             throw .directory(error)
         }
+        let written = recording.answerCount - answersBefore
+        return HARImport(archive: archive, recording: recording, failures: writer.failures,
+                         beyondSequence: max(0, archive.exchanges.count - written - writer.failures.count),
+                         maximumSequence: writer.maximumSequence)
     }
+}
+
+extension Recording {
+    /// How many answers the recording holds, over every request.
+    var answerCount: Int { entries.reduce(0) { $0 + $1.responses.count } }
 }
 
 /// Why an import wrote nothing.

@@ -70,6 +70,16 @@ import UnderstudyJSON
         #expect(stock.responses.map { String(decoding: $0.body, as: UTF8.self).contains("\"stock\":5") } == [true, false])
     }
 
+    @Test func answersPastTheSequenceBoundAreCountedNotLost() throws {
+        let directory = TemporaryDirectory()
+        let entry = #"{"request": {"method": "GET", "url": "https://x.test/poll"}, "response": {"status": 200, "content": {"mimeType": "text/plain", "text": "n"}}}"#
+        try directory.write(HARArchiveTests.log(entry: Array(repeating: entry, count: 66).joined(separator: ",")), to: "poll.har")
+        let result = try HARImport.run(file: directory.url.appendingPathComponent("poll.har"),
+                                       into: directory.url.appendingPathComponent("recording"))
+        #expect(result.recording.entries.map(\.responses.count) == [64])
+        #expect(result.beyondSequence == 2 && result.maximumSequence == 64)
+    }
+
     @Test func aFileThatIsNotJSONWritesNothingAndSaysWhere() throws {
         let directory = TemporaryDirectory()
         try directory.write("{\"log\": {\"entries\": [\n  {\"request\": }]}}", to: "trace.har")
