@@ -92,10 +92,11 @@ let package = Package(
             dependencies: ["UnderstudyClient"],
             swiftSettings: strictSettings
         ),
-        // Test doubles for apps: StubHost, StubURLProtocol and the golden contract cases as resources.
+        // Test doubles for apps: StubHost, StubURLProtocol, the golden contract cases as resources, and recordings
+        // served with no server.
         .target(
             name: "UnderstudyTesting",
-            dependencies: ["UnderstudyClient", "UnderstudyJSON", "UnderstudyLocking"],
+            dependencies: ["UnderstudyClient", "UnderstudyJSON", "UnderstudyLocking", "UnderstudyRecording"],
             resources: [.copy("Resources/contracts")],
             swiftSettings: strictSettings
         ),
@@ -137,7 +138,7 @@ let package = Package(
         ),
         .testTarget(
             name: "UnderstudyTestingTests",
-            dependencies: ["UnderstudyTesting", "UnderstudyDummyJSON", "UnderstudyClient", "UnderstudyTestSupport"],
+            dependencies: ["UnderstudyTesting", "UnderstudyDummyJSON", "UnderstudyClient", "UnderstudyRecording", "UnderstudyTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
