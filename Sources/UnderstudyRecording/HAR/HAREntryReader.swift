@@ -62,6 +62,11 @@ struct HAREntryReader {
         }
         guard (100...599).contains(status) else { throw Skip(reason: "status \(status) is not an HTTP status") }
         if status == 101 { throw Skip(reason: "a protocol switch (101): what follows is not HTTP") }
+        // A browser's revalidation of what it had cached: a replay answers If-None-Match itself, from the ETag of
+        // the recorded 200, and a 304 to a client that sent none would hand it an empty body.
+        if status == 304 {
+            throw Skip(reason: "a 304 revalidating the browser's cache: the replay answers If-None-Match itself")
+        }
 
         var notes: [String] = []
         var requestHeaders = headers(request["headers"], dropping: [])
@@ -111,12 +116,12 @@ struct HAREntryReader {
         return HARBody.formBody(parameters)
     }
 
-    /// The reply body: `content.text` decoded. A reply that has no body by definition (HEAD, 1xx, 204, 304) is
+    /// The reply body: `content.text` decoded. A reply that has no body by definition (HEAD, 1xx, 204) is
     /// empty whatever `content` says; otherwise a missing text with a positive `content.size` is a body the
     /// exporter did not keep, which the replay cannot invent.
     private func body(of response: JSONValue, method: String, status: Int,
                       headers: inout [RecordedExchange.Header]) throws(Skip) -> [UInt8] {
-        if method == "HEAD" || status < 200 || status == 204 || status == 304 { return [] }
+        if method == "HEAD" || status < 200 || status == 204 { return [] }
         let content = response["content"]
         let mimeType = content?["mimeType"]?.stringValue ?? ""
         if !mimeType.isEmpty, mimeType != "x-unknown", headers.value(for: "Content-Type") == nil {

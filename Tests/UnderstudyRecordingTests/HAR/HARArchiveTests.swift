@@ -145,6 +145,8 @@ import UnderstudyJSON
         (#"{"request": {"method": "POST", "url": "https://x.test/up", "postData": {"mimeType": "multipart/form-data; boundary=x", "params": [{"name": "f", "fileName": "a.png"}]}}, "response": {"status": 200}}"#,
          "its request body (multipart/form-data; boundary=x) is given only as params, from which the body cannot be rebuilt"),
         (#"{"request": {"method": "GET", "url": "https://x.test/"}, "response": {"status": 999}}"#, "status 999 is not an HTTP status"),
+        (#"{"request": {"method": "GET", "url": "https://x.test/"}, "response": {"status": 304, "content": {"size": 120}}}"#,
+         "a 304 revalidating the browser's cache: the replay answers If-None-Match itself"),
         ("42", "expected an entry object, found number"),
     ])
     func anEntryItCannotUseIsListedWithItsReason(entry: String, reason: String) throws {
