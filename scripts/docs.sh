@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 
 SWIFT=${SWIFT:-swift}
 read -r -a BUILD_FLAGS <<<"${SWIFT_BUILD_FLAGS:-}"
-TARGETS=(Understudy UnderstudyFaultSpec UnderstudyClient UnderstudyDummyJSON UnderstudyTesting UnderstudyControl UnderstudyControlTesting)
+TARGETS=(Understudy UnderstudyFaultSpec UnderstudyRecording UnderstudyClient UnderstudyDummyJSON UnderstudyTesting UnderstudyControl UnderstudyControlTesting)
 OUT=.build/docs
 GRAPHS=$OUT/symbol-graphs
 

@@ -24,6 +24,15 @@ func snippetConfiguration() throws {
     server.stop()
 }
 
+func snippetReplayInProcess() throws {
+    // snippet: replay-in-process
+    var configuration = UnderstudyServer.Configuration()
+    configuration.replay = try Recording(contentsOf: URL(fileURLWithPath: "Recordings/shop"))
+    let server = try UnderstudyServer.start(configuration)
+    // end
+    server.stop()
+}
+
 func snippetServerFromSwift() throws {
     // snippet: server-from-swift
     let server = try UnderstudyServer.start(.init(port: 0))

@@ -15,3 +15,13 @@ func snippetStubHost() async throws {
     // end
     _ = product
 }
+
+func snippetStubHostRecording() async throws {
+    // snippet: stub-host-recording
+    // A directory written by `understudy --upstream URL --record Recordings/shop`, checked in beside the tests.
+    let host = try StubHost(recording: URL(fileURLWithPath: "Recordings/shop"), ignoredQueryParameters: ["_ts"])
+    let client = APIClient(baseURL: host.baseURL, sessionConfiguration: host.sessionConfiguration())
+    let product = try await client.send(ProductEndpoints.product(id: 1))     // the recorded answer, or APIError 502
+    // end
+    _ = product
+}

@@ -42,7 +42,7 @@ public final class RecordingWriter: Sendable {
     public let maximumSequence: Int
     /// Exchanges waiting for the disk beyond this many bytes are dropped (and reported in ``failures``) rather
     /// than held in memory without bound.
-    public static let maximumPendingBytes = 64 << 20
+    public static let maximumPendingBytes = 32 << 20
 
     private let store: RecordingDirectory
     private let rules: KeyRules

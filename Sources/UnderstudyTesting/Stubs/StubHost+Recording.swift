@@ -1,5 +1,6 @@
 import Foundation
-import UnderstudyRecording
+// `StubHost(recording:)` takes and throws the recording types, so `import UnderstudyTesting` brings them.
+@_exported import UnderstudyRecording
 
 extension StubHost {
     /// A host that answers from a recording directory, as `understudy --replay DIR` would, with no server: a unit
@@ -16,7 +17,7 @@ extension StubHost {
     /// ```
     ///
     /// - Parameters:
-    ///   - directory: A directory written by `--record`, `understudy import` or ``RecordingWriter``.
+    ///   - directory: A directory written by `--record`, `understudy import` or `RecordingWriter`.
     ///   - ignoredQueryParameters: Parameters left out of matching, besides those the recording's manifest lists.
     /// - Throws: `RecordingError` (`file:line:column: reason`) for a directory that is not a valid recording.
     public convenience init(recording directory: URL, ignoredQueryParameters: [String] = []) throws {
