@@ -28,11 +28,7 @@ struct ReplayRoutes: Sendable {
 
     /// The recorded reply to `incoming`, or the miss; a `HEAD` nobody recorded is answered as its `GET`.
     func answer(_ incoming: HTTPRequest) -> Answer {
-        var request = RecordedExchange.Request(
-            method: incoming.method, path: String(incoming.path),
-            query: incoming.query.pairs.map { RecordedExchange.QueryItem($0.name, $0.value) },
-            headers: incoming.headers["Content-Type"].map { [RecordedExchange.Header("Content-Type", $0)] } ?? [],
-            body: incoming.body)
+        var request = incoming.recorded(allHeaders: false)
         var picked = matcher.pick(request)
         if case .failure = picked, request.method == "HEAD" {
             request.method = "GET"
