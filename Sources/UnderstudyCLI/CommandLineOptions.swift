@@ -28,9 +28,10 @@ struct CommandLineOptions: Equatable {
                           [--quiet] [--tls | --tls-port PORT] [--tls-dir DIR | --tls-cert FILE --tls-key FILE]
                           [--upstream URL [--upstream-timeout S] [--upstream-ca FILE | --upstream-insecure]]
                           [--replay DIR [--replay-ignore-query NAME]...]
-                          [--record DIR [--redact-field NAME]... [--record-secrets]]
+                          [--record DIR [--redact-field NAME]... [--no-redact]]
                understudy wait [--timeout SECONDS] [URL]   (exits 0 once a server at URL answers)
                understudy tls ca | pin | trust [--tls-dir DIR] [--allow-host NAME]...
+               understudy import FILE.har --to DIR        (turns a HAR file into a recording; see import --help)
                understudy --help | --version
 
         A DummyJSON-compatible fake backend with faults on cue.
@@ -69,7 +70,7 @@ struct CommandLineOptions: Equatable {
                            become numbered placeholders
           --redact-field NAME
                            redact the JSON field NAME too (repeatable)
-          --record-secrets record secrets as they are, unredacted (never for a recording you share)
+          --no-redact      record secrets as they are, unredacted (never for a recording you share)
           --grace SECONDS  on SIGTERM/SIGINT, let in-flight replies finish for up to SECONDS (default 5)
           --quiet          do not log one line per request on stderr
           --tls            serve HTTPS instead of http on --port, with a certificate from your local CA (made on
@@ -84,21 +85,9 @@ struct CommandLineOptions: Equatable {
 
     static func parse(_ arguments: [String]) throws(UsageError) -> CommandLineOptions {
         var options = CommandLineOptions()
-        var remaining = arguments[...]
-        while let argument = remaining.popFirst() {
-            var flag = argument
-            var inlineValue: String?
-            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
-                flag = String(argument[..<equals])
-                inlineValue = String(argument[argument.index(after: equals)...])
-            }
-            func value() throws(UsageError) -> String {
-                if let inlineValue { return inlineValue }
-                guard let next = remaining.popFirst(), !next.hasPrefix("--") else {
-                    throw UsageError(message: "\(flag) needs a value")
-                }
-                return next
-            }
+        var cursor = ArgumentCursor(arguments)
+        while case let (argument, flag)? = cursor.next() {
+            func value() throws(UsageError) -> String { try cursor.value() }
             switch flag {
             case "--host":
                 options.host = try value()

@@ -17,10 +17,10 @@ struct UpstreamOptions: Equatable {
 
     static let flags: Set<String> = [
         "--upstream", "--upstream-timeout", "--upstream-ca", "--upstream-insecure", "--replay", "--replay-ignore-query",
-        "--record", "--redact-field", "--record-secrets",
+        "--record", "--redact-field", "--no-redact",
     ]
     /// The flags that take no value.
-    static let switches: Set<String> = ["--upstream-insecure", "--record-secrets"]
+    static let switches: Set<String> = ["--upstream-insecure", "--no-redact"]
 
     typealias UsageError = CommandLineOptions.UsageError
 
@@ -71,7 +71,7 @@ struct UpstreamOptions: Equatable {
             throw UsageError(message: "--record needs --upstream URL: it records what the upstream answers")
         }
         if recordDirectory == nil, !redactedFields.isEmpty || recordsSecrets {
-            throw UsageError(message: "--redact-field and --record-secrets need --record DIR")
+            throw UsageError(message: "--redact-field and --no-redact need --record DIR")
         }
         if !replayIgnoredQuery.isEmpty, replayDirectory == nil {
             throw UsageError(message: "--replay-ignore-query needs --replay DIR")
@@ -107,7 +107,7 @@ extension UpstreamOptions {
                 throw UsageError(message: "cannot record into \(recordDirectory): \(error)")
             }
             if recordsSecrets {
-                warn("WARNING: --record-secrets: tokens, passwords and cookies are written into \(recordDirectory) as they are.")
+                warn("WARNING: --no-redact: tokens, passwords and cookies are written into \(recordDirectory) as they are.")
             }
         }
     }

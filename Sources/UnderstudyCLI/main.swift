@@ -13,6 +13,9 @@ if arguments.first == "wait" {
 if arguments.first == "tls" {
     exit(TLSCommand.run(Array(arguments.dropFirst())))
 }
+if arguments.first == "import" {
+    exit(ImportCommand.run(Array(arguments.dropFirst())))
+}
 let options: CommandLineOptions
 do {
     options = try CommandLineOptions.parse(arguments)

@@ -7,9 +7,6 @@ import UnderstudyRecording
 /// lookup. A miss is a value (``ReplayMiss``): the pipeline answers it with ``missResponse(_:)``, and a proxy may
 /// forward the request instead.
 struct ReplayRoutes: Sendable {
-    /// The header a miss carries: `X-Understudy-Replay: miss`.
-    static let header = "X-Understudy-Replay"
-
     /// What the recording says about a request.
     enum Answer {
         case hit(HTTPResponse)
@@ -34,11 +31,7 @@ struct ReplayRoutes: Sendable {
 
     /// The recorded reply to `incoming`, or the miss; a `HEAD` nobody recorded is answered as its `GET`.
     func answer(_ incoming: HTTPRequest) -> Answer {
-        var request = RecordedExchange.Request(
-            method: incoming.method, path: String(incoming.path),
-            query: incoming.query.pairs.map { RecordedExchange.QueryItem($0.name, $0.value) },
-            headers: incoming.headers["Content-Type"].map { [RecordedExchange.Header("Content-Type", $0)] } ?? [],
-            body: incoming.body)
+        var request = incoming.recorded(allHeaders: false)
         var picked = matcher.pick(request)
         if case .failure = picked, request.method == "HEAD" {
             request.method = "GET"
@@ -53,8 +46,8 @@ struct ReplayRoutes: Sendable {
     /// The reply to a miss: a JSON 502 naming the request and the nearest recordings, marked `X-Understudy-Replay:
     /// miss` so a test (or the control room) tells it from an upstream's own 502.
     static func missResponse(_ miss: ReplayMiss) -> HTTPResponse {
-        var response = HTTPResponse.message(miss.message, status: 502)
-        response.headers.add(header, "miss")
+        var response = HTTPResponse.message(miss.message, status: ReplayMiss.status)
+        response.headers.add(ReplayMiss.header.name, ReplayMiss.header.value)
         return response
     }
 

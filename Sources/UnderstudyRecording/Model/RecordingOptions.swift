@@ -3,7 +3,8 @@
 public struct RecordingOptions: Sendable, Equatable {
     /// Query parameters left out of matching (and of file names): cache busters, timestamps, nonces.
     public var ignoredQueryParameters: [String]
-    /// JSON fields redacted besides ``RecordingOptions/defaultRedactedFields``, compared without regard to case.
+    /// JSON fields (and query parameters and headers of the same names) redacted besides
+    /// ``RecordingOptions/defaultRedactedFields``, compared without regard to case.
     public var redactedFields: [String]
     /// Whether secrets are replaced by placeholders; on unless turned off explicitly.
     public var redacts: Bool
@@ -13,9 +14,6 @@ public struct RecordingOptions: Sendable, Equatable {
         "accessToken", "refreshToken", "token", "password", "access_token", "refresh_token", "id_token",
         "client_secret",
     ]
-
-    /// The headers whose values are redacted: credentials and cookies (cookie names stay).
-    public static let redactedHeaders = ["Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie"]
 
     /// Options; by default nothing is ignored and redaction is on.
     public init(ignoredQueryParameters: [String] = [], redactedFields: [String] = [], redacts: Bool = true) {

@@ -15,15 +15,8 @@ struct SecretRewriter {
         fields.contains(name.lowercased())
     }
 
-    /// Whether the header's value holds secrets.
-    static func isSecretHeader(_ name: String) -> Bool {
-        switch name.lowercased() {
-        case "authorization", "proxy-authorization", "cookie", "set-cookie": true
-        default: false
-        }
-    }
-
-    /// A header value with its secrets rewritten: credentials after the scheme, cookie values (names stay).
+    /// A header value with its secrets rewritten: credentials after the scheme, cookie values (names stay), and the
+    /// whole value of an API-key header or of a header named like a redacted field.
     func header(_ header: RecordedExchange.Header, _ replace: (String) -> String) -> RecordedExchange.Header {
         let value: String
         switch header.name.lowercased() {
@@ -43,6 +36,10 @@ struct SecretRewriter {
             var parts = header.value.split(separator: ";", omittingEmptySubsequences: false).map(String.init)
             if !parts.isEmpty { parts[0] = Self.cookiePair(parts[0].trimmingCharacters(in: .whitespaces), replace) }
             value = parts.joined(separator: ";")
+        case "x-api-key", "api-key":
+            value = replace(header.value)
+        case let name where isSecret(name) && !header.value.isEmpty:
+            value = replace(header.value)
         default:
             return header
         }

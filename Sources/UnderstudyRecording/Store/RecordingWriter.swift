@@ -8,7 +8,8 @@ import UnderstudyLocking
 /// ``flushed()``) waits until everything handed over is on disk. Each exchange is redacted (unless the options
 /// turn redaction off), then added to its request key's file as the next answer of the sequence; every file is
 /// written whole to a temporary file and renamed into place. Memory stays bounded: the writer keeps an index of
-/// keys and file names, never the bodies it wrote.
+/// request keys (a request body in canonical form is part of its key) and file names, never the replies it wrote,
+/// and drops what waits for the disk past ``maximumPendingBytes``.
 ///
 /// ```swift
 /// let writer = try RecordingWriter(directory: URL(fileURLWithPath: "Recordings/api"))

@@ -34,7 +34,7 @@ extension StubHost {
         self.init(fallback: { request in
             switch matcher.answer(Self.recordedRequest(request)) {
             case .hit(let response, _): Self.stubResponse(response)
-            case .miss(let miss): .message(miss.message, status: 502, headers: ["X-Understudy-Replay": "miss"])
+            case .miss(let miss): .message(miss.message, status: ReplayMiss.status, headers: [ReplayMiss.header.name: ReplayMiss.header.value])
             }
         })
     }

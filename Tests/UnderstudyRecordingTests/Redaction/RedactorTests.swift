@@ -40,6 +40,10 @@ import Testing
         #expect(redactor.placeholder(for: "understudy-redacted-7") == "understudy-redacted-7")
         let header = SecretRewriter(fields: []).header(.init("Authorization", "Basic dXNlcjpwYXNz")) { redactor.placeholder(for: $0) }
         #expect(header.value == "Basic understudy-redacted-42")
+        let rewriter = SecretRewriter(fields: ["sessionkey"])
+        #expect(rewriter.header(.init("X-Api-Key", "k-123")) { redactor.placeholder(for: $0) }.value == "understudy-redacted-43")
+        #expect(rewriter.header(.init("SessionKey", "s")) { redactor.placeholder(for: $0) }.value == "understudy-redacted-44")
+        #expect(rewriter.header(.init("Accept", "text/plain")) { redactor.placeholder(for: $0) }.value == "text/plain")
         #expect(Redactor.highestNumber(in: Array(#"["understudy-redacted-3","understudy-redacted-12", "understudy-redacted-"]"#.utf8)) == 12)
     }
 }

@@ -1,0 +1,20 @@
+/// One HAR entry Understudy can replay: the exchange as a recording keeps it, with every exporter's quirks already
+/// undone (bodies decoded, pseudo-headers and wire framing dropped), and what the import could not keep.
+package struct HARExchange: Sendable, Equatable {
+    /// The entry's position in the file's `log.entries` (from 0), for messages that point back at the file.
+    package var entryIndex: Int
+    /// The request as the client sent it and the reply as it came back (secrets still in: the writer redacts).
+    package var recorded: RecordedExchange
+    /// The URL's scheme and authority as written (`https://api.example.com:8443`): a replay matches without it.
+    package var origin: String
+    /// How long the exchange took, in milliseconds, when the exporter gave a time (-1 or absent when it did not).
+    package var milliseconds: Double?
+    /// What was imported short of the original (a request body the exporter did not keep, a query rebuilt from
+    /// `queryString`), one sentence each.
+    package var notes: [String]
+
+    /// `GET /products?limit=5`: how a message names the request.
+    package var summary: String {
+        ReplayMiss.describe(recorded.request)
+    }
+}
