@@ -24,14 +24,19 @@ public final class RecordingWriter: Sendable {
         var count: Int
     }
 
+    /// What the queue works with; locked only by the queue, so `append` never waits for a redaction.
     private struct State {
         var redactor: Redactor
         var files: [RequestKey: FileState] = [:]
         /// Every file name in use, lower-cased: two keys never share a name, even on a case-insensitive disk.
         var takenNames: Set<String> = []
-        var failures: [RecordingError] = []
+    }
+
+    /// What `append` and the queue share, each for a moment.
+    private struct Handover {
         /// Bytes handed over and not yet written (see ``RecordingWriter/maximumPendingBytes``).
         var pendingBytes = 0
+        var failures: [RecordingError] = []
     }
 
     /// The directory written to.
@@ -49,6 +54,7 @@ public final class RecordingWriter: Sendable {
     private let rules: KeyRules
     private let queue = DispatchQueue(label: "understudy.recording-writer", qos: .utility)
     private let state: Locked<State>
+    private let handover = Locked(Handover())
 
     /// Opens `directory` for recording, creating it and its manifest when needed.
     ///
@@ -85,20 +91,20 @@ public final class RecordingWriter: Sendable {
     /// Hands an exchange over to be written; returns at once.
     public func append(_ exchange: RecordedExchange) {
         let size = exchange.request.body.count + exchange.response.body.count + 512
-        let accepted = state.withLock { state in
-            guard state.pendingBytes + size <= Self.maximumPendingBytes else {
-                state.failures.append(RecordingError(
+        let accepted = handover.withLock { handover in
+            guard handover.pendingBytes + size <= Self.maximumPendingBytes else {
+                handover.failures.append(RecordingError(
                     file: store.url.path,
                     reason: "dropped \(exchange.request.method) \(exchange.request.path): the disk fell behind"))
                 return false
             }
-            state.pendingBytes += size
+            handover.pendingBytes += size
             return true
         }
         guard accepted else { return }
         queue.async { [self] in
             write(exchange)
-            state.withLock { $0.pendingBytes -= size }
+            handover.withLock { $0.pendingBytes -= size }
         }
     }
 
@@ -121,7 +127,7 @@ public final class RecordingWriter: Sendable {
 
     /// What could not be written so far (a full disk, a directory made read-only), oldest first.
     public var failures: [RecordingError] {
-        state.withLock { $0.failures }
+        handover.withLock { $0.failures }
     }
 
     /// Runs on the queue: redacts, finds the key's file, and rewrites it with the new answer.
@@ -146,7 +152,7 @@ public final class RecordingWriter: Sendable {
                 try store.writeAtomically(RecordingFile.encode(redacted.request, [redacted.response]), to: path)
             }
         } catch {
-            state.withLock { $0.failures.append(error) }
+            handover.withLock { $0.failures.append(error) }
         }
     }
 

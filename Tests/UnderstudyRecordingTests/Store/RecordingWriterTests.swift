@@ -97,6 +97,24 @@ import Testing
         #expect(recording.entries.reduce(0) { $0 + $1.responses.count } == 50)
     }
 
+    @Test func aReaderLoadingWhileTheWriterWritesNeverSeesHalfAFile() async throws {
+        let directory = TemporaryDirectory()
+        let writer = try RecordingWriter(directory: directory.url)
+        let body = String(repeating: "abcdefgh", count: 256)
+        for index in 0..<120 { writer.append(Exchanges.get("/items/\(index % 10)", status: 200 + index, body: #"{"text":"\#(body)"}"#)) }
+        let deadline = ContinuousClock.now + .seconds(30)
+        var loads = 0
+        var answers = 0
+        // Every load during the writes must succeed; the loop ends once one sees every answer.
+        while answers < 120, ContinuousClock.now < deadline {
+            answers = try Recording(contentsOf: directory.url).entries.reduce(0) { $0 + $1.responses.count }
+            loads += 1
+            await Task.yield()
+        }
+        #expect(answers == 120)
+        #expect(loads > 1)
+    }
+
     @Test func aFileEditedIntoInvalidJSONStopsLoadingWithItsPosition() throws {
         let directory = TemporaryDirectory()
         let writer = try RecordingWriter(directory: directory.url)
