@@ -91,13 +91,11 @@ final class Recorder: Sendable {
     }
 
     static func exchange(_ request: HTTPRequest, _ reply: CapturedReply) -> RecordedExchange {
-        RecordedExchange(
-            request: RecordedExchange.Request(
-                method: request.method, path: String(request.path),
-                // `_fault` asked this server for a fault: it is not part of the API being recorded.
-                query: request.query.pairs.filter { $0.name != "_fault" }.map { RecordedExchange.QueryItem($0.name, $0.value) },
-                headers: request.headers.decoded.map { RecordedExchange.Header($0.name, $0.value) },
-                body: request.body),
+        var recorded = request.recorded(allHeaders: true)
+        // `_fault` asked this server for a fault: it is not part of the API being recorded.
+        recorded.query.removeAll { $0.name == "_fault" }
+        return RecordedExchange(
+            request: recorded,
             response: RecordedExchange.Response(
                 status: reply.status, headers: reply.headers.map { RecordedExchange.Header($0.name, $0.value) },
                 body: reply.body))

@@ -122,7 +122,7 @@ public final class RecordingWriter: Sendable {
 
     /// Bytes handed over and not yet on disk: 0 once everything appended so far is written.
     public var pendingBytes: Int {
-        state.withLock { $0.pendingBytes }
+        handover.withLock { $0.pendingBytes }
     }
 
     /// What could not be written so far (a full disk, a directory made read-only), oldest first.
