@@ -33,6 +33,17 @@ func snippetReplayInProcess() throws {
     server.stop()
 }
 
+func snippetProxyInProcess() throws {
+    // snippet: proxy-in-process
+    var configuration = UnderstudyServer.Configuration()
+    configuration.upstream = try Upstream(url: "https://staging.example.com/v2")
+    configuration.record = try RecordingWriter(directory: URL(fileURLWithPath: "Recordings/checkout"))
+    let server = try UnderstudyServer.start(configuration)
+    try server.faults.add(FaultRule(match: .init(path: "/v2/orders*"), fault: "truncate=200"))
+    // end
+    server.stop()
+}
+
 func snippetServerFromSwift() throws {
     // snippet: server-from-swift
     let server = try UnderstudyServer.start(.init(port: 0))
