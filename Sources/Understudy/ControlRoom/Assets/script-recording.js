@@ -15,14 +15,24 @@ function scheduleRecordingRefresh() {
   recordingTimer = setTimeout(refreshRecording, 500);
 }
 
+// A recording may hold thousands of routes: the list shows the first 200 and says how many more there are.
+const MAX_ROUTES = 200;
+
 function routeItems(routes) {
-  return routes.map((route) => {
+  const items = routes.slice(0, MAX_ROUTES).map((route) => {
     const item = document.createElement("li");
     const code = document.createElement("code");
     code.textContent = route;
     item.append(code);
     return item;
   });
+  if (routes.length > MAX_ROUTES) {
+    const more = document.createElement("li");
+    more.className = "stat";
+    more.textContent = `… and ${routes.length - MAX_ROUTES} more`;
+    items.push(more);
+  }
+  return items;
 }
 
 function renderRecording(status) {
