@@ -7,9 +7,11 @@ Starts `understudy --port 0`, opens http://127.0.0.1:PORT/__understudy/ and does
 the rule's fired counter, the client's retries honouring Retry-After, and the recovery once the switch is off. Then
 offline with its countdown (and connections really refused), a shipped scenario, the ticker surviving `drop-after`
 by reconnecting with Last-Event-ID, rows that expand into journal entries, filters, labels on every control, and a
-second server with `--admin-token` whose page and feed refuse to work until the token is entered. Last, the browser's
-console must hold no error, apart from the failed loads that the faults cause on purpose (a 503 is logged by
-Chromium as a failed resource).
+second server with `--admin-token` whose page and feed refuse to work until the token is entered. Then a server with
+`--upstream` (a third Understudy) whose Recording panel starts recording, lists the route, shows the upstream's status
+in the traffic, stops and snapshots, and a server replaying that recording whose panel lists its routes and a miss.
+Last, the browser's console must hold no error, apart from the failed loads that the faults cause on purpose (a 503
+is logged by Chromium as a failed resource).
 
 Every wait is on a condition (WebDriverWait), never a fixed sleep. Screenshots go to --screenshots; the one of the
 recovered demo is `control-room.png`. Prints `browser: N passed, M failed` and exits non-zero on any failure.
@@ -18,9 +20,11 @@ import argparse
 import json
 import os
 import re
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import traceback
 import urllib.error
@@ -174,6 +178,8 @@ def main():
             expect("status=503; retry-after=2" in names and "drop-after=3" in names, "switches: %r" % names)
             room.wait(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#scenario-list button")) == 6,
                       "the six shipped scenarios as buttons")
+            expect(server.admin("GET", "/recording")[1]["upstream"] is None, "the plain server has no upstream")
+            expect(not room.el("recording").is_displayed(), "no Recording panel without an upstream or a replay")
 
         def fault_effect_and_recovery():
             switch = room.switch("status=503; retry-after=2")
@@ -345,6 +351,70 @@ def main():
             expect(TOKEN not in driver.current_url, "the token is never in the URL")
 
         checks.run("--admin-token: refused without the token, works once it is entered", token_mode)
+
+        upstream = Server(args.server_bin)
+        proxy = Server(args.server_bin, "--upstream", upstream.url)
+        proxied = Room(driver, proxy)
+        directory = tempfile.mkdtemp(prefix="control-room-recording-")
+
+        def recording_panel():
+            proxied.open()
+            proxied.wait_text("feed-status", r"^live$")
+            proxied.wait(lambda: proxied.el("recording").is_displayed(), "the Recording panel")
+            expect(proxied.text("recording-upstream") == upstream.url, "the upstream: %r" % proxied.text("recording-upstream"))
+            expect(proxied.text("recording-state") == "not recording", proxied.text("recording-state"))
+            expect(not proxied.el("replay").is_displayed(), "no replayed routes without --replay")
+            proxied.el("recording-directory").clear()
+            proxied.el("recording-directory").send_keys(os.path.join(directory, "live"))
+            proxied.el("recording-toggle").click()
+            proxied.wait_text("recording-state", r"^recording into .*live$")
+            expect(proxied.el("recording-toggle").get_attribute("aria-pressed") == "true", "the toggle shows on")
+            expect(proxy.admin("GET", "/recording")[1]["recording"] is True, "the server records")
+            urllib.request.urlopen(proxy.url + "/products/3", timeout=5).read()
+            proxied.wait_text("recorded-routes", r"GET /products/3")
+            expect(proxied.text("recorded-count") == "(1)", proxied.text("recorded-count"))
+            # The forwarded request's row says what the upstream answered, and how fast.
+            proxied.wait(lambda: proxied.driver.execute_script(
+                "const row = document.querySelector('#requests tbody tr.entry');"
+                "return row && /^200 · \\d+ ms$/.test(row.cells[7].textContent) && row.cells[7].offsetWidth > 0;"),
+                "the upstream's 200 and time in the traffic row")
+            driver.execute_script("window.scrollTo(0, 0)")
+            driver.save_screenshot(os.path.join(args.screenshots, "control-room-recording.png"))
+            proxied.el("recording-toggle").click()
+            proxied.wait_text("recording-state", r"^not recording$")
+            expect(proxy.admin("GET", "/recording")[1]["recording"] is False, "stopped on the server too")
+            proxied.wait(lambda: os.path.exists(os.path.join(directory, "live", "GET", "products", "3.json")),
+                         "the recorded file on disk")
+            proxied.el("recording-directory").clear()
+            proxied.el("recording-directory").send_keys(os.path.join(directory, "snapshot"))
+            proxied.el("recording-snapshot").click()
+            proxied.wait_text("recording-result", r"^Snapshot: 1 exchange\(s\) into .*snapshot$")
+
+        def replay_panel():
+            replay = Server(args.server_bin, "--replay", os.path.join(directory, "live"))
+            try:
+                replayed = Room(driver, replay)
+                replayed.open()
+                replayed.wait_text("feed-status", r"^live$")
+                replayed.wait_text("replayed-routes", r"GET /products/3")
+                expect(not replayed.el("recording-form").is_displayed(), "no recording controls without an upstream")
+                expect(replayed.text("miss-count") == "0", replayed.text("miss-count"))
+                try:
+                    urllib.request.urlopen(replay.url + "/products/9?x=1", timeout=5).read()
+                except urllib.error.HTTPError as error:
+                    expect(error.code == 502, "a miss: %r" % error)
+                replayed.wait_text("miss-count", r"^1$")
+                replayed.wait_text("recent-misses", r"^GET /products/9\?x=1$")
+            finally:
+                replay.stop()
+
+        try:
+            checks.run("--upstream: the Recording panel starts, lists the route, shows the upstream, stops", recording_panel)
+            checks.run("--replay: the panel lists the replayed routes and the misses", replay_panel)
+        finally:
+            proxy.stop()
+            upstream.stop()
+            shutil.rmtree(directory, ignore_errors=True)
     except Exception as error:  # noqa: BLE001 - the set-up failing (no browser, no server) is a failure too
         checks.failed += 1
         print("FAIL set-up: %s" % error)

@@ -29,6 +29,28 @@ func snippetReadmeDemo() async throws {
     // end
 }
 
+func snippetRecordFromATest() async throws {
+    // snippet: control-recording
+    let control = ControlClient.fromEnvironment()        // CI ran: understudy --upstream https://staging.example.com
+    try await control.startRecording(into: "Recordings/checkout", redactedFields: ["cardNumber"])
+    let client = APIClient(baseURL: control.baseURL)     // the app's client, pointed at Understudy
+    _ = try await client.send(Endpoint<App.Product>(path: "products/1"))
+    let recorded = try await control.stopRecording()     // what went in; secrets are placeholders
+    #expect(recorded.skipped == 0 && recorded.recordedRoutes == ["GET /products/1"])
+    // end
+}
+
+func snippetReplayInCI() async throws {
+    let control = ControlClient.fromEnvironment()
+    let testName = "checkout"
+    // snippet: control-replay-misses
+    let status = try await control.recordingStatus()    // CI ran: understudy --replay Recordings/checkout
+    #expect(status.misses == 0, "calls the recording does not hold: \(status.recentMisses)")
+    // With an upstream, keep what a failing test saw, recorded or not (the last 1,000 exchanges):
+    try await control.snapshotRecording(into: "FailedRuns/\(testName)")
+    // end
+}
+
 func snippetOneRequest() {
     // snippet: fault-one-request
     var request = URLRequest(url: URL(string: "http://localhost:8080/products/1")!)

@@ -15,6 +15,8 @@ extension ControlRoomAssets {
         PackageResources.script_switchboard_js,
         // Scenarios, offline with its countdown, the seed, reset, and sessions.
         PackageResources.script_stage_js,
+        // The recording panel (with an upstream or a replay): start, stop, snapshot, recorded routes and misses.
+        PackageResources.script_recording_js,
         // The demo client: a paged list, login and /auth/me with retries and backoff, and the price ticker.
         PackageResources.script_demo_client_js,
         // Stage settings (type size, theme) and start-up.

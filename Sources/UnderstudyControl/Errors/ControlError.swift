@@ -29,6 +29,9 @@ public struct ControlError: Error, Sendable, CustomStringConvertible {
         public static let forbidden = Kind("forbidden")
         /// 404: no such rule, session, scenario or admin route.
         public static let notFound = Kind("notFound")
+        /// 409: the server cannot do that in its state (recording without an upstream, stopping a recording that
+        /// is not running); ``ControlError/message`` says why.
+        public static let conflict = Kind("conflict")
         /// Any other status outside 2xx.
         public static let httpStatus = Kind("httpStatus")
         /// The server could not be reached, or the exchange failed on the way.
@@ -81,6 +84,7 @@ public struct ControlError: Error, Sendable, CustomStringConvertible {
         case 401: error.kind = .unauthorized
         case 403: error.kind = .forbidden
         case 404: error.kind = .notFound
+        case 409: error.kind = .conflict
         default: break
         }
         if status == 400 {

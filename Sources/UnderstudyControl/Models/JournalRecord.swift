@@ -28,6 +28,22 @@ public struct JournalRecord: Sendable, Hashable, Decodable {
     public let firstByteMs: Double?
     /// Milliseconds from arrival to the server finishing with the request.
     public let durationMs: Double?
+    /// What the upstream did, for a request forwarded to it (`--upstream`); nil for every other request.
+    public let upstream: UpstreamOutcome?
+
+    /// What the upstream did with a forwarded request, as the journal keeps it.
+    public struct UpstreamOutcome: Sendable, Hashable, Decodable {
+        /// The upstream's status; 0 when it gave none (unreachable, timed out, garbage).
+        public let status: Int
+        /// Milliseconds from sending the request upstream to the upstream's head (or its failure).
+        public let milliseconds: Double?
+        /// Why the upstream did not answer in full (`connection refused`, a timeout, …); nil when it did.
+        public let failure: String?
+
+        private enum CodingKeys: String, CodingKey {
+            case status, milliseconds = "ms", failure
+        }
+    }
 
     /// The fault applied, typed (nil when none, or when the text is not one this version reads).
     public var appliedFault: Fault? { fault.flatMap { try? Fault(parsing: $0) } }

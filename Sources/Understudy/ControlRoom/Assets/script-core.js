@@ -15,6 +15,8 @@ const state = {
   lastId: 0,
   offlineUntil: 0,
   scenarios: [],
+  // GET /recording's last answer, while the server has an upstream or a replay (null otherwise).
+  recording: null,
   // Requests the feed counted but did not send (a busy server): [{time, requests, errors}], for the chart.
   skipped: [],
 };

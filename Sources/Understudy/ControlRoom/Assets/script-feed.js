@@ -76,10 +76,12 @@ function onFeedEvent(event) {
       setSeed(data.seed);
       setSessions(data.sessions);
       renderRules();
+      refreshRecording();
       break;
     case "request":
       state.lastId = Math.max(state.lastId, Number(event.id) || data.id);
       addRequest(data);
+      scheduleRecordingRefresh();
       break;
     case "rule-added":
     case "rule-fired":

@@ -55,6 +55,7 @@ function requestRow(entry) {
   cell(row, entry.fault || "", "fault");
   cell(row, entry.durationMs == null ? "" : Math.round(entry.durationMs));
   cell(row, entry.session || "");
+  upstreamCell(row, entry.upstream);
   const toggle = () => {
     const next = row.nextElementSibling;
     if (next && next.classList.contains("detail")) {
@@ -65,7 +66,7 @@ function requestRow(entry) {
     const detail = document.createElement("tr");
     detail.className = "detail";
     const td = detail.insertCell();
-    td.colSpan = 7;
+    td.colSpan = 8;
     const pre = document.createElement("pre");
     pre.textContent = JSON.stringify(entry, null, 2);
     td.append(pre);
@@ -77,6 +78,16 @@ function requestRow(entry) {
     if (event.key === "Enter" || event.key === " ") { event.preventDefault(); toggle(); }
   });
   return row;
+}
+
+// A forwarded request's upstream: its status and time, or why it gave none (the column shows with an upstream).
+function upstreamCell(row, upstream) {
+  const td = cell(row, "", "upstream");
+  if (!upstream) return;
+  const time = upstream.ms == null ? "" : ` · ${Math.round(upstream.ms)} ms`;
+  td.textContent = upstream.failure ? (upstream.status ? `${upstream.status} · failed` : "failed") : upstream.status + time;
+  td.classList.add(upstream.failure ? "s0" : "s" + String(upstream.status)[0]);
+  td.title = upstream.failure ? `upstream: ${upstream.failure}` : `upstream answered ${upstream.status} in ${upstream.ms} ms`;
 }
 
 function renderRequests() {
