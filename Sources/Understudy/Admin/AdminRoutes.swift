@@ -142,7 +142,7 @@ struct AdminRoutes {
             return json(.object(JSONObject([.init(key: "seed", value: .number(JSONNumber(seed: seed)))])))
         case ("GET", "tls-faults"?, 1), ("POST", "tls-faults"?, 1), ("DELETE", "tls-faults"?, 1):
             return try tlsFaults(request, method: method)
-        case (_, let resource?, 1...2) where AdminRoutes.allowedMethods(segments) != nil:
+        case (_, _?, 1...2) where AdminRoutes.allowedMethods(segments) != nil:
             let listed = AdminRoutes.allowedMethods(segments) ?? []
             let allowed = listed.contains("GET") ? listed + ["HEAD"] : listed
             throw APIError(405, "Method \(request.method) is not allowed on \(request.path); use \(allowed.joined(separator: ", "))",

@@ -24,7 +24,7 @@ extension Pipeline {
         guard let upstream else { return nil }
         let forwarded = UpstreamRequest(forwarding: plan.request, to: upstream, clientAddress: clientAddress)
         return ProxiedReply(plan: proxyPlan, ownHeaders: plan.response.headers,
-                            isHeadRequest: plan.request.method == "HEAD", upstreamURL: upstream.url) { [weak transport] in
+                            isHeadRequest: plan.request.method == "HEAD", upstreamURL: upstream.url) { [weak transport, recorder] in
             guard let transport else {
                 let exchange = UpstreamExchange(startedAt: EventLoop.monotonicMilliseconds())
                 exchange.failed(UpstreamFailure(kind: .unreachable, detail: "the server is stopping"),
@@ -32,8 +32,8 @@ extension Pipeline {
                 return exchange
             }
             let exchange = transport.sendUpstream(forwarded)
-            // Kept for a recording, or for a snapshot of the last exchanges made later.
-            exchange.keepsBody = true
+            // Kept for a recording, or (smaller bodies) for a snapshot of the last exchanges made later.
+            exchange.keptBodyLimit = recorder.isRecording ? UpstreamExchange.recordedBodyLimit : UpstreamExchange.snapshotBodyLimit
             return exchange
         }
     }

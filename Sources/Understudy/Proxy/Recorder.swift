@@ -12,7 +12,7 @@ final class Recorder: Sendable {
         var writer: RecordingWriter?
         /// Exchanges handed to the current writer.
         var recorded = 0
-        /// Forwarded exchanges left out: the body was over `UpstreamExchange.maximumKeptBytes`, or the reply was cut
+        /// Forwarded exchanges left out: the body was over `UpstreamExchange.recordedBodyLimit`, or the reply was cut
         /// short (by a fault, the client leaving, or the upstream failing).
         var skipped = 0
         /// `METHOD /path` of every exchange recorded by the current writer.

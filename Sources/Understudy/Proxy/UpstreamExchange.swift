@@ -20,12 +20,16 @@ final class UpstreamExchange {
     private(set) var headAt: Double?
     /// Body bytes the upstream sent in all.
     private(set) var bodyBytesReceived = 0
-    /// Whether a copy of the whole body is kept as it arrives (for `--record`), up to `maximumKeptBytes`.
-    var keepsBody = false
+    /// How much of the body a copy is kept of as it arrives, for a recording or a later snapshot (0: none). A
+    /// body over it is not kept at all, so a large download costs no copy.
+    var keptBodyLimit = 0
     private(set) var keptBody: [UInt8] = []
     /// The body outgrew what is kept: the exchange is not recorded.
     private(set) var keptBodyOverflowed = false
-    static let maximumKeptBytes = 16 << 20
+    /// While recording: bodies up to this size are recorded.
+    static let recordedBodyLimit = 16 << 20
+    /// Otherwise: bodies up to this size are kept for a snapshot of the last exchanges.
+    static let snapshotBodyLimit = 1 << 20
 
     /// Asks the delivery for a turn: set by the delivery, called whenever something arrives.
     var waker: DeliveryWaker?
@@ -44,7 +48,7 @@ final class UpstreamExchange {
 
     /// The upstream's whole reply, when its body was kept and it ended cleanly: what `--record` writes.
     var capturedReply: CapturedReply? {
-        guard keepsBody, ended, !keptBodyOverflowed, let head else { return nil }
+        guard keptBodyLimit > 0, ended, !keptBodyOverflowed, let head else { return nil }
         return CapturedReply(status: head.status, headers: head.headers, body: keptBody)
     }
 
@@ -61,8 +65,8 @@ final class UpstreamExchange {
         guard !isOver, !bytes.isEmpty else { return }
         pending += bytes
         bodyBytesReceived += bytes.count
-        if keepsBody, !keptBodyOverflowed {
-            if keptBody.count + bytes.count > UpstreamExchange.maximumKeptBytes {
+        if keptBodyLimit > 0, !keptBodyOverflowed {
+            if keptBody.count + bytes.count > keptBodyLimit {
                 keptBodyOverflowed = true
                 keptBody = []
             } else {

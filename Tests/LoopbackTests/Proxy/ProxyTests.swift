@@ -160,3 +160,48 @@ import UnderstudyTestSupport
         }
     }
 }
+
+/// A body larger than anything the proxy should hold: it streams, and a client that stops reading stops the
+/// upstream too.
+@Suite struct ProxyBackpressureTests {
+    @Test func a32MiBBodyStreamsWithoutBeingHeldWhole() async throws {
+        let size = 32 << 20
+        let upstream = try RawUpstream(bodyBytes: size)
+        var configuration = UnderstudyServer.Configuration()
+        configuration.upstream = try Upstream(url: "http://127.0.0.1:\(upstream.port)")
+        let proxy = try UnderstudyServer.start(configuration)
+        defer { proxy.stop() }
+        let connection = try RawHTTPConnection(port: proxy.port, receiveTimeoutSeconds: 10, receiveBufferBytes: 64 << 10)
+        connection.write("GET /big HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        let first = connection.readSome()
+        #expect(String(decoding: first, as: UTF8.self).hasPrefix("HTTP/1.1 200 OK"))
+
+        // The client reads no more: the upstream soon stops being read, far short of the whole body (what is in
+        // flight is the kernel's buffers and the proxy's 256 KiB high-water mark, not the body).
+        // Settled: the count has not moved for 25 looks in a row (half a second).
+        var last = -1
+        var unchanged = 0
+        await waitUntil(within: .seconds(20)) {
+            let now = upstream.bytesSent
+            unchanged = now == last ? unchanged + 1 : 0
+            last = now
+            return unchanged >= 25
+        }
+        print("upstream sent \(upstream.bytesSent) bytes before the proxy stopped reading it")
+        #expect(upstream.bytesSent < size / 2, "sent \(upstream.bytesSent) of \(size) bytes to a proxy whose client stopped reading")
+
+        // Reading again drains it all, byte for byte.
+        var received = first
+        while received.count < size + 200 {
+            let more = connection.readSome()
+            if more.isEmpty { break }
+            received += more
+        }
+        let headEnd = try #require(RawResponse.headEnd(in: received))
+        let body = received[(headEnd + 4)...]
+        #expect(body.count == size)
+        let pattern = (0..<251).map(UInt8.init)
+        let expected = Array(repeating: pattern, count: size / 251 + 1).joined().prefix(size)
+        #expect(body.elementsEqual(expected))
+    }
+}
