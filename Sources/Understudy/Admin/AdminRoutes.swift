@@ -143,7 +143,7 @@ struct AdminRoutes {
             throw APIError(405, "Method \(request.method) is not allowed on \(request.path); use \(allowed.joined(separator: ", "))",
                            headers: ["Allow": allowed.joined(separator: ", ")])
         default:
-            throw APIError(404, "Admin route \(request.method) \(request.path) not found; see /__understudy/health, faults, requests, sessions, reset, offline, seed, scenarios, tls-faults, events")
+            throw APIError(404, "Admin route \(request.method) \(request.path) not found; see /__understudy/health, faults, requests, sessions, reset, offline, seed, scenarios, events")
         }
     }
 
