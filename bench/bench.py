@@ -535,7 +535,7 @@ def tls_figures():
             tls_rps.append(results["https"]["rps"])
             ratios.append(results["https"]["rps"] / results["http"]["rps"] if results["http"]["rps"] else 0.0)
             log(f"  round {round_index + 1}: {results['http']['rps']:,.0f} req/s http, {results['https']['rps']:,.0f} "
-                f"https ({ratios[-1]:.2f}×)")
+                f"https ({ratios[-1]:.2f}×; server CPU µs/req {results['http']['cpu_us']:.1f} / {results['https']['cpu_us']:.1f})")
         argv = ["wrk", "-t1", "-c8", f"-d{CELL_SECONDS}s", "-H", "Connection: close", secure.url + "/products/1"]
         output = subprocess.run(argv, capture_output=True, text=True, timeout=CELL_SECONDS + 60).stdout
         handshakes = float(re.search(r"Requests/sec:\s+([0-9.]+)", output).group(1))
