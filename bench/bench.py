@@ -520,11 +520,7 @@ def tls_figures():
     directory = tempfile.mkdtemp(prefix="understudy-bench-tls-")
     server = Server("understudy", [UNDERSTUDY, "--port", "0", "--tls-port", "0", "--tls-dir", directory, "--quiet"])
     try:
-        line = ""
-        deadline = time.time() + 10
-        while "HTTPS on" not in line and time.time() < deadline:
-            line = read_line(server.process.stdout, deadline) or ""
-        port = int(re.search(r"https://[0-9.]+:(\d+)", line).group(1))
+        port = https_port(server)
         secure = types.SimpleNamespace(url=f"https://127.0.0.1:{port}", cpu_seconds=server.cpu_seconds)
         ratios, plain_rps, tls_rps = [], [], []
         for round_index in range(ROUNDS):
@@ -551,16 +547,21 @@ def tls_figures():
         shutil.rmtree(directory, ignore_errors=True)
 
 
+def https_port(server):
+    """The HTTPS port a `--tls-port 0` server prints on its second line (`HTTPS on https://127.0.0.1:PORT`)."""
+    line = ""
+    deadline = time.time() + 10
+    while "HTTPS on" not in line and time.time() < deadline:
+        line = read_line(server.process.stdout, deadline) or ""
+    return int(re.search(r"https://[0-9.]+:(\d+)", line).group(1))
+
+
 def idle_connection_kib(directory, kind):
     """The server's RSS growth per connection over 1,000 idle ones (TLS ones with their handshake done), on a fresh
     server each time, so memory freed by earlier load (which the allocator keeps) does not hide the growth."""
     server = Server("understudy", [UNDERSTUDY, "--port", "0", "--tls-port", "0", "--tls-dir", directory, "--quiet"])
     try:
-        deadline = time.time() + 10
-        line = ""
-        while "HTTPS on" not in line and time.time() < deadline:
-            line = read_line(server.process.stdout, deadline) or ""
-        port = int(re.search(r"https://[0-9.]+:(\d+)", line).group(1)) if kind == "tls" else server.port
+        port = https_port(server) if kind == "tls" else server.port
         context = ssl.create_default_context(cafile=os.path.join(directory, "understudy-ca.pem"))
         warm = socket.create_connection(("127.0.0.1", port))
         warm = context.wrap_socket(warm, server_hostname="127.0.0.1") if kind == "tls" else warm
