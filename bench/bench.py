@@ -11,7 +11,7 @@ Usage: bench/bench.py [--quick] [--out BENCHMARKS.md]
   --quick   ~1-minute smoke run (1 round of 1 s cells, smaller catalogues); writes .build/bench/BENCHMARKS-quick.md
 Every process it starts is stopped by PID when it ends (or fails); every loop is bounded.
 """
-import argparse, datetime, json, os, platform, re, shutil, signal, socket, statistics, subprocess, sys, tempfile, time
+import argparse, datetime, json, os, platform, re, shutil, signal, socket, ssl, statistics, subprocess, sys, tempfile, time, types
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.join(ROOT, ".build", "bench")
@@ -27,7 +27,11 @@ parser.add_argument("--quick", action="store_true", default=os.environ.get("QUIC
 parser.add_argument("--out", default=None)
 parser.add_argument("--control-room-only", action="store_true",
                     help="only the control room's figures (feed cost and ten viewers), printed, no report written")
+parser.add_argument("--tls-only", action="store_true",
+                    help="only the HTTPS figures (keep-alive ratio, handshakes/s, idle memory), printed, no report written")
+parser.add_argument("--server-bin", default=None, help="the understudy binary (default .build/release/understudy)")
 args = parser.parse_args()
+UNDERSTUDY = args.server_bin or UNDERSTUDY
 QUICK = args.quick
 CELL_SECONDS = 1 if QUICK else 5
 ROUNDS = 1 if QUICK else 3
@@ -507,6 +511,75 @@ def control_room():
         server.stop()
 
 
+def tls_figures():
+    """HTTPS beside http on one server (`--tls-port`): keep-alive `/products/1` over TLS against plain http (wrk
+    c32, interleaved rounds with the order rotated); full handshakes per second (wrk with `Connection: close`, so
+    every request is a new connection and a full handshake); and the server's memory per idle TLS connection (RSS
+    over 1,000 connections that finished their handshake and sit idle, against 1,000 idle plain ones, each on a fresh
+    server)."""
+    directory = tempfile.mkdtemp(prefix="understudy-bench-tls-")
+    server = Server("understudy", [UNDERSTUDY, "--port", "0", "--tls-port", "0", "--tls-dir", directory, "--quiet"])
+    try:
+        port = https_port(server)
+        secure = types.SimpleNamespace(url=f"https://127.0.0.1:{port}", cpu_seconds=server.cpu_seconds)
+        ratios, plain_rps, tls_rps = [], [], []
+        for round_index in range(ROUNDS):
+            results = {}
+            for which in (["http", "https"] if round_index % 2 == 0 else ["https", "http"]):
+                results[which] = wrk(server if which == "http" else secure, "/products/1", 32, CELL_SECONDS)
+            plain_rps.append(results["http"]["rps"])
+            tls_rps.append(results["https"]["rps"])
+            ratios.append(results["https"]["rps"] / results["http"]["rps"] if results["http"]["rps"] else 0.0)
+            log(f"  round {round_index + 1}: {results['http']['rps']:,.0f} req/s http, {results['https']['rps']:,.0f} "
+                f"https ({ratios[-1]:.2f}×; server CPU µs/req {results['http']['cpu_us']:.1f} / {results['https']['cpu_us']:.1f})")
+        argv = ["wrk", "-t1", "-c8", f"-d{CELL_SECONDS}s", "-H", "Connection: close", secure.url + "/products/1"]
+        output = subprocess.run(argv, capture_output=True, text=True, timeout=CELL_SECONDS + 60).stdout
+        handshakes = float(re.search(r"Requests/sec:\s+([0-9.]+)", output).group(1))
+        errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", output)
+        log(f"  {handshakes:,.0f} full handshakes/s (c8, Connection: close)")
+        idle = {kind: idle_connection_kib(directory, kind) for kind in ("plain", "tls")}
+        log(f"  idle connection: {idle['tls']:.1f} KiB over TLS, {idle['plain']:.1f} KiB plain")
+        return {"ratio": median(ratios), "rounds": ratios, "rps_http": median(plain_rps), "rps_https": median(tls_rps),
+                "handshakes_per_s": handshakes, "handshake_errors": sum(map(int, errors.groups())) if errors else 0,
+                "idle_kib_tls": idle["tls"], "idle_kib_plain": idle["plain"]}
+    finally:
+        server.stop()
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+def https_port(server):
+    """The HTTPS port a `--tls-port 0` server prints on its second line (`HTTPS on https://127.0.0.1:PORT`)."""
+    line = ""
+    deadline = time.time() + 10
+    while "HTTPS on" not in line and time.time() < deadline:
+        line = read_line(server.process.stdout, deadline) or ""
+    return int(re.search(r"https://[0-9.]+:(\d+)", line).group(1))
+
+
+def idle_connection_kib(directory, kind):
+    """The server's RSS growth per connection over 1,000 idle ones (TLS ones with their handshake done), on a fresh
+    server each time, so memory freed by earlier load (which the allocator keeps) does not hide the growth."""
+    server = Server("understudy", [UNDERSTUDY, "--port", "0", "--tls-port", "0", "--tls-dir", directory, "--quiet"])
+    try:
+        port = https_port(server) if kind == "tls" else server.port
+        context = ssl.create_default_context(cafile=os.path.join(directory, "understudy-ca.pem"))
+        warm = socket.create_connection(("127.0.0.1", port))
+        warm = context.wrap_socket(warm, server_hostname="127.0.0.1") if kind == "tls" else warm
+        time.sleep(0.5)
+        before = server.rss_mib()
+        sockets = []
+        for _ in range(1_000):
+            connection = socket.create_connection(("127.0.0.1", port))
+            sockets.append(context.wrap_socket(connection, server_hostname="127.0.0.1") if kind == "tls" else connection)
+        time.sleep(0.5)
+        grown = (server.rss_mib() - before) * 1024 / len(sockets)
+        for connection in sockets + [warm]:
+            connection.close()
+        return grown
+    finally:
+        server.stop()
+
+
 def startup_ms(argv_tail, timeout=10.0, binary=UNDERSTUDY):
     """Process launch to the first 200 for GET /products/1, polled from a socket every 0.5 ms."""
     port = free_port()
@@ -679,7 +752,7 @@ def verdict(ok):
 
 
 def report(info, summary, python_results, mock_results, mock_problem, delay, sse, startup, other_startups, rss,
-           in_process, client, catalogue_rows, started_at, command, room=None, scale_rows=()):
+           in_process, client, catalogue_rows, started_at, command, room=None, scale_rows=(), tls=None):
     rows = []  # figure, target, measured, verdict
 
     def cell(name, connections):
@@ -769,6 +842,16 @@ def report(info, summary, python_results, mock_results, mock_problem, delay, sse
                      f"lag p99 {room['lag_p99']:.0f} ms (p50 {room['lag_p50']:.0f}); {room['viewers_kept']} kept, "
                      f"{room['viewers_dropped']} dropped; {room['events']:,} events, {room['skipped']:,} counted as skipped",
                      verdict(kept_up or room["viewers_dropped"] == 10)))
+    if tls:
+        rounds = ", ".join(f"{r:.2f}" for r in tls["rounds"])
+        rows.append(("Keep-alive `/products/1` over TLS vs plain http (c32, one server)", "≥ 0.80× plain http",
+                     f"{tls['ratio']:.2f}× ({rounds}); {fmt(tls['rps_https'])} vs {fmt(tls['rps_http'])} req/s",
+                     verdict(tls["ratio"] >= 0.80)))
+        rows.append(("Full TLS handshakes per second (a new connection per request, c8)", "measured",
+                     f"{fmt(tls['handshakes_per_s'])} /s, {tls['handshake_errors']} socket errors",
+                     verdict(tls["handshakes_per_s"] > 0 and tls["handshake_errors"] == 0)))
+        rows.append(("Server memory per idle TLS connection (1,000 idle, handshake done)", "measured",
+                     f"{tls['idle_kib_tls']:.1f} KiB (plain: {tls['idle_kib_plain']:.1f} KiB)", verdict(True)))
     largest = max(catalogue_rows, key=lambda row: row["size"]) if catalogue_rows else None
     if largest:
         rss_factor = largest["startup_rss"] / (largest["file_mb"] * 1e6 / 2**20)
@@ -862,6 +945,13 @@ def report(info, summary, python_results, mock_results, mock_problem, delay, sse
 
 
 def main():
+    if args.tls_only:
+        try:
+            log("HTTPS:")
+            print(json.dumps(tls_figures(), indent=1))
+        finally:
+            stop_all()
+        return
     if args.control_room_only:
         os.makedirs(BUILD, exist_ok=True)
         try:
@@ -933,10 +1023,12 @@ def main():
         log("control room:")
         room = control_room()
         log(f"  {room}")
+        log("HTTPS:")
+        tls = tls_figures()
         info["load_end"] = open("/proc/loadavg").read().split()[:3]
         text, rows = report(info, summary, python_results, mock_results, mock_problem, delay, sse, startup,
                             (startup_builtin, baseline_startup), rss, in_process, client, catalogue_rows, started_at,
-                            command, room, scale_rows)
+                            command, room, scale_rows, tls)
         with open(OUT, "w") as out:
             out.write(text)
         with open(os.path.join(BUILD, "results.json"), "w") as out:

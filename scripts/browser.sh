@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The browser check: a hostile page in headless Chromium tries to steer a live Understudy and fails (issue #15,
-# Tests/Browser/hostile_page.py), and the control room is driven as a presenter would (issue #12,
-# Tests/Browser/control_room.py). Each suite prints its own line; the last line is the total,
+# Tests/Browser/hostile_page.py), the control room is driven as a presenter would (issue #12,
+# Tests/Browser/control_room.py), and it loads over HTTPS with the local CA in Chromium's NSS database (issue #24,
+# Tests/Browser/https_control_room.py). Each suite prints its own line; the last line is the total,
 # `browser: N passed, M failed`.
 #
 #   scripts/browser.sh      # after `swift build --product understudy`; `make browser` does both
@@ -21,9 +22,9 @@ VENV=.venv-browser
 SCREENSHOT=${BROWSER_SCREENSHOT:-.build/browser/hostile-page.png}
 export SE_OFFLINE=true
 
-for tool in chromium chromedriver; do
+for tool in chromium chromedriver certutil; do
     if ! command -v "$tool" >/dev/null 2>&1; then
-        echo "browser: $tool is missing (scripts/install-deps.sh browser installs Debian's chromium and chromium-driver)"
+        echo "browser: $tool is missing (scripts/install-deps.sh browser installs Debian's chromium, chromium-driver and libnss3-tools)"
         echo "browser: 0 passed, 1 failed"
         exit 1
     fi
@@ -59,5 +60,6 @@ run() {
 }
 run hostile_page "$VENV/bin/python" Tests/Browser/hostile_page.py --server-bin "$BIN" --screenshot "$SCREENSHOT"
 run control_room "$VENV/bin/python" Tests/Browser/control_room.py --server-bin "$BIN" --screenshots "$(dirname "$SCREENSHOT")"
+run https_control_room "$VENV/bin/python" Tests/Browser/https_control_room.py --server-bin "$BIN"
 echo "browser: $PASSED passed, $FAILED failed"
 [ "$STATUS" -eq 0 ] && [ "$FAILED" -eq 0 ]

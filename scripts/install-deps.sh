@@ -3,7 +3,7 @@
 # libcrypto) when they are missing, and on Debian/Ubuntu makes sure `python3 -m venv` works (`make test` creates a
 # venv for the contract check).
 # Safe to run repeatedly: it does nothing, and prints nothing, when everything is already there.
-# `install-deps.sh browser` adds Debian's chromium and chromium-driver for `make browser`.
+# `install-deps.sh browser` adds Debian's chromium, chromium-driver and libnss3-tools for `make browser`.
 set -euo pipefail
 
 have() { command -v "$1" >/dev/null 2>&1; }
@@ -18,17 +18,18 @@ apt_install() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$@" >/dev/null
 }
 
-# `install-deps.sh browser`: Debian's chromium and chromium-driver for the browser check (scripts/browser.sh), when
-# either is missing. Nothing is downloaded outside the package manager; without apt-get it fails, naming them.
+# `install-deps.sh browser`: Debian's chromium, chromium-driver and libnss3-tools (certutil, which puts the local CA
+# in Chromium's NSS database) for the browser check (scripts/browser.sh), when any is missing. Nothing is downloaded
+# outside the package manager; without apt-get it fails, naming them.
 if [ "${1:-}" = browser ]; then
-  if have chromium && have chromedriver; then exit 0; fi
+  if have chromium && have chromedriver && have certutil; then exit 0; fi
   if ! have apt-get; then
-    echo "install-deps: the browser check needs chromium and chromedriver; install them with your package manager" >&2
+    echo "install-deps: the browser check needs chromium, chromedriver and certutil (NSS tools); install them with your package manager" >&2
     exit 1
   fi
-  echo "install-deps: installing chromium and chromium-driver with apt-get (the browser check)" >&2
-  apt_install chromium chromium-driver
-  have chromium && have chromedriver || { echo "install-deps: chromium or chromedriver still missing" >&2; exit 1; }
+  echo "install-deps: installing chromium, chromium-driver and libnss3-tools with apt-get (the browser check)" >&2
+  apt_install chromium chromium-driver libnss3-tools
+  have chromium && have chromedriver && have certutil || { echo "install-deps: chromium, chromedriver or certutil still missing" >&2; exit 1; }
   exit 0
 fi
 

@@ -30,18 +30,18 @@ enum TLSCommand {
         do {
             switch action {
             case "ca":
-                try authority.prepare(hostNames: hosts)
+                try authority.prepare(hostNames: hosts.isEmpty ? nil : hosts)
                 print(authority.caCertificatePath)
             case "pin":
                 if let certificate = tls.certificate {
                     print("certificate \(try LocalCertificateAuthority.publicKeyPin(ofCertificateAt: certificate))  \(certificate)")
                 } else {
-                    try authority.prepare(hostNames: hosts)
+                    try authority.prepare(hostNames: hosts.isEmpty ? nil : hosts)
                     print("leaf \(try LocalCertificateAuthority.publicKeyPin(ofCertificateAt: authority.certificatePath))  \(authority.certificatePath)")
                     print("ca   \(try LocalCertificateAuthority.publicKeyPin(ofCertificateAt: authority.caCertificatePath))  \(authority.caCertificatePath)")
                 }
             default:
-                try authority.prepare(hostNames: hosts)
+                try authority.prepare(hostNames: hosts.isEmpty ? nil : hosts)
                 return SimulatorTrust.install(caCertificate: authority.caCertificatePath)
             }
         } catch {

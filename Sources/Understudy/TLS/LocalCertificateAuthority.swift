@@ -54,16 +54,18 @@ public struct LocalCertificateAuthority: Sendable, Equatable {
     public var keyPath: String { directory + "/localhost-key.pem" }
 
     /// Makes sure a CA and a leaf for the loopback names plus `hostNames` are on disk and current, making or
-    /// renewing what is not.
+    /// renewing what is not. With `hostNames` nil, a current leaf is kept whatever names it carries (so printing a
+    /// pin never changes it), and a new one carries the old one's names.
     /// - Throws: `TLSError` naming the directory or file that cannot be written, or a host name no certificate
     ///   can carry.
     @discardableResult
-    public func prepare(hostNames: [String] = [], now: Date = Date()) throws(TLSError) -> Preparation {
-        let names = try SubjectName.forLeaf(hosts: hostNames)
+    public func prepare(hostNames: [String]? = [], now: Date = Date()) throws(TLSError) -> Preparation {
         let seconds = now.timeIntervalSince1970
         return try withDirectoryLock { () throws(TLSError) -> Preparation in
             let found = inspect()
-            switch CertificateRenewal.decide(found.found, wanted: Set(names.map(\.value)), now: seconds) {
+            let names = try SubjectName.forLeaf(hosts: hostNames ?? found.found.leafNames.sorted())
+            let wanted = hostNames == nil ? found.found.leafNames : Set(names.map(\.value))
+            switch CertificateRenewal.decide(found.found, wanted: wanted, now: seconds) {
             case .reuse:
                 return .reused
             case .issueLeaf(let reason):

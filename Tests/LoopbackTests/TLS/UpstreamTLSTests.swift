@@ -17,7 +17,9 @@ import Testing
         let base = try #require(event_base_new())
         defer { event_base_free(base) }
         let bufferEvent = try tls.makeBufferEvent(base: base, host: host)
-        let connection = try #require(evhttp_connection_base_bufferevent_new(base, nil, bufferEvent, "127.0.0.1", UInt16(port)))
+        // Called outside #require: the macro would pass the address's C string after freeing it.
+        let made = evhttp_connection_base_bufferevent_new(base, nil, bufferEvent, "127.0.0.1", UInt16(port))
+        let connection = try #require(made)
         defer { evhttp_connection_free(connection) }
         evhttp_connection_set_timeout(connection, 10)
         final class Exchange {
@@ -30,12 +32,12 @@ import Testing
             }
         }
         let exchange = Exchange(base: base, bufferEvent: bufferEvent)
-        let made = evhttp_request_new({ request, argument in
+        let madeRequest = evhttp_request_new({ request, argument in
             let exchange = Unmanaged<Exchange>.fromOpaque(argument!).takeUnretainedValue()
             exchange.fetched.status = request.map { Int(evhttp_request_get_response_code($0)) } ?? 0
             event_base_loopexit(exchange.base, nil)
         }, Unmanaged.passUnretained(exchange).toOpaque())
-        let request = try #require(made)
+        let request = try #require(madeRequest)
         // Read where the proxy reads it: in the error callback, before evhttp resets the connection.
         evhttp_request_set_error_cb(request) { _, argument in
             let exchange = Unmanaged<Exchange>.fromOpaque(argument!).takeUnretainedValue()

@@ -105,6 +105,19 @@ import Testing
         #expect(try AtomicFile.read(authority.caCertificatePath) == ca)
     }
 
+    @Test func withoutNamesACurrentLeafIsKeptAndARenewedOneKeepsItsNames() throws {
+        let authority = LocalCertificateAuthority(directory: Self.temporaryDirectory())
+        defer { try? FileManager.default.removeItem(atPath: authority.directory) }
+        let start = Date()
+        try authority.prepare(hostNames: ["box.lan"], now: start)
+        let leaf = try AtomicFile.read(authority.certificatePath)
+        #expect(try authority.prepare(hostNames: nil, now: start) == .reused)
+        #expect(try AtomicFile.read(authority.certificatePath) == leaf)
+        let late = start.addingTimeInterval(Double(CertificateIssuer.leafLifetimeDays - 1) * 86_400)
+        #expect(try authority.prepare(hostNames: nil, now: late) == .renewedCertificate("the certificate ends within 30 days"))
+        #expect(try certificate(authority.certificatePath).subjectAltNames.contains("box.lan"))
+    }
+
     @Test func anEndingOrBrokenCAIsMadeAgain() throws {
         let directory = Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
