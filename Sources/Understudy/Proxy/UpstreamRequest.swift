@@ -38,8 +38,10 @@ struct UpstreamRequest: Equatable {
                 forwardedFor = forwardedFor.map { "\($0), \(field.value)" } ?? field.value
                 continue
             }
+            // `Expect: 100-continue` was answered here already, and the body goes whole.
             guard !UpstreamRequest.hopByHop.contains(name), !connectionListed.contains(name), name != "host",
-                  name != "content-length", !name.hasPrefix("x-understudy-"), !name.hasPrefix("x-forwarded-")
+                  name != "content-length", name != "expect", !name.hasPrefix("x-understudy-"),
+                  !name.hasPrefix("x-forwarded-")
             else { continue }
             headers.add(field.name, field.value)
         }
@@ -49,7 +51,7 @@ struct UpstreamRequest: Equatable {
             headers.add("X-Forwarded-For", forwardedFor)
         }
         if let host = incoming["Host"] { headers.add("X-Forwarded-Host", host) }
-        headers.add("X-Forwarded-Proto", "http")
+        headers.add("X-Forwarded-Proto", request.isSecure ? "https" : "http")
         self.headers = headers
         body = request.body
     }
