@@ -43,9 +43,21 @@ enum AdminJSON {
         ]))
     }
 
-    static func session(id: String, seed: UInt64) -> JSONValue {
-        .object(JSONObject([.init(key: "id", value: .string(id)),
-                            .init(key: "seed", value: .number(JSONNumber(seed: seed)))]))
+    static func session(id: String, seed: UInt64, profile: Fault.NetworkProfile? = nil) -> JSONValue {
+        var members: [JSONObject.Entry] = [.init(key: "id", value: .string(id)),
+                                            .init(key: "seed", value: .number(JSONNumber(seed: seed)))]
+        // Only a throttled session says so: an unthrottled one reads as it always has.
+        if let profile { members.append(.init(key: "profile", value: .string(profile.name))) }
+        return .object(JSONObject(members))
+    }
+
+    /// A session's `"profile"`: a Network Link Conditioner preset's name.
+    static func profile(_ value: JSONValue) throws(APIError) -> Fault.NetworkProfile {
+        let known = Fault.NetworkProfile.all.map(\.name).joined(separator: ", ")
+        guard let name = value.stringValue, let profile = Fault.NetworkProfile.named(name) else {
+            throw APIError(400, "Invalid 'profile' - must be one of: \(known)")
+        }
+        return profile
     }
 
     /// A rule from `{"match": {...}, "fault": "...", "times", "after", "probability", "session"}`.
