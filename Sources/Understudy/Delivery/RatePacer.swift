@@ -4,8 +4,12 @@
 ///
 /// The schedule is fixed from the start: slot `n` (of `bytesPerSlot` bytes) is due at `start + n × slot`, plus
 /// every pause taken so far, so neither a late turn nor the time a write takes adds up over a long body. Budget a
-/// delivery had no bytes for is not saved up beyond one slot: a stream that was idle does not then burst.
+/// delivery had no bytes for is not saved up beyond `burstSlots`: a stream that was idle does not then burst, and
+/// a turn that came late still catches up.
 struct RatePacer: Equatable {
+    /// How many slots' bytes may go at once after a late turn or an idle spell.
+    static let burstSlots = 8
+
     /// A pause of `milliseconds` once `offset` bytes have gone.
     struct Pause: Equatable {
         let offset: Int
@@ -74,11 +78,9 @@ struct RatePacer: Equatable {
         if let bytesPerSlot {
             let slots = Int(((now - startedAt - paused) / Double(slotMilliseconds)).rounded(.down))
             let due = max(0, slots) * bytesPerSlot
-            if ready == 0 {
-                // Idle: what was due and not sent is forfeited beyond one slot.
-                granted = max(granted, due - bytesPerSlot)
-                return Grant(bytes: 0, wake: nil)
-            }
+            guard ready > 0 else { return Grant(bytes: 0, wake: nil) }
+            // Budget not used for longer than `burstSlots` is forfeited: a token bucket of that size.
+            granted = max(granted, due - bytesPerSlot * RatePacer.burstSlots)
             allowed = min(ready, max(0, due - granted))
             let nextSlot = (granted + allowed) / bytesPerSlot + 1
             wake = max(0, startedAt + paused + Double(nextSlot * slotMilliseconds) - now)

@@ -44,6 +44,7 @@ extension FaultSpec {
             delay = profile.latencyMilliseconds...profile.latencyMilliseconds
         }
         if pacing == nil, truncation == nil, let rate = profile.downloadBytesPerSecond { pacing = .bytesPerSecond(rate) }
+        if stream.bytesPerSecond == nil { stream.bytesPerSecond = profile.downloadBytesPerSecond }
         if uploadBytesPerSecond == nil { uploadBytesPerSecond = profile.uploadBytesPerSecond }
         if stall == nil, truncation == nil, profile.lossPercent > 0 { stall = 200...1_000 }
     }

@@ -104,6 +104,8 @@ struct FaultSpec: Sendable, Equatable {
         var newline: String?
         /// Write the stream this many bytes at a time.
         var chunkSize: Int?
+        /// Let the stream's bytes out at most this fast (a network profile's download rate).
+        var bytesPerSecond: Int?
         /// An empty spec: changes nothing.
         init() {}
     }

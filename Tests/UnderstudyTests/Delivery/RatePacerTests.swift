@@ -35,8 +35,8 @@ import Testing
         var pacer = RatePacer(bytesPerSlot: 10, slotMilliseconds: 100)
         _ = pacer.start(at: 0)
         #expect(pacer.grant(ready: 0, now: 5_000) == .init(bytes: 0, wake: nil))
-        // Fifty slots went by with nothing to send: one slot's worth may go, not five hundred bytes.
-        #expect(pacer.grant(ready: 500, now: 5_000) == .init(bytes: 10, wake: 100))
+        // Fifty slots went by with nothing to send: a burst's worth may go, not five hundred bytes.
+        #expect(pacer.grant(ready: 500, now: 5_000) == .init(bytes: 10 * RatePacer.burstSlots, wake: 100))
     }
 
     @Test func withoutARateBytesGoAtOnceUpToEachPause() {
