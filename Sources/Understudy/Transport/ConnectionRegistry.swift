@@ -13,9 +13,13 @@ final class ConnectionRegistry {
     private var connections: [OpaquePointer: ConnectionWatch] = [:]
     private var sweep: OpaquePointer?
 
-    init(loop: EventLoop, requestReadTimeoutSeconds: Int) {
+    /// Decides a request's upload rate from its head, for each connection's watch.
+    private let uploadRate: (UnsafeRawBufferPointer) -> Int?
+
+    init(loop: EventLoop, requestReadTimeoutSeconds: Int, uploadRate: @escaping (UnsafeRawBufferPointer) -> Int?) {
         self.loop = loop
         self.requestReadTimeoutSeconds = requestReadTimeoutSeconds
+        self.uploadRate = uploadRate
     }
 
     /// evhttp's bufferevent factory: one socket bufferevent per connection, with a 256 KiB single write (replies
@@ -31,7 +35,7 @@ final class ConnectionRegistry {
             return nil
         }
         bufferevent_set_max_single_write(bufferEvent, 256 << 10)
-        let watch = ConnectionWatch(bufferEvent: bufferEvent)
+        let watch = ConnectionWatch(bufferEvent: bufferEvent, uploadRate: uploadRate)
         watch.start()
         connections[bufferEvent] = watch
         startSweep()

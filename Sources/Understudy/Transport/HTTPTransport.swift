@@ -39,7 +39,9 @@ final class HTTPTransport: @unchecked Sendable {
         self.http = http
         self.configuration = configuration
         self.pipeline = pipeline
-        connections = ConnectionRegistry(loop: loop, requestReadTimeoutSeconds: configuration.requestReadTimeoutSeconds)
+        connections = ConnectionRegistry(loop: loop, requestReadTimeoutSeconds: configuration.requestReadTimeoutSeconds) {
+            [pipeline] head in pipeline.uploadRate(forHead: head)
+        }
         writer = ReplyWriter(loop: loop) { [pipeline] in
             pipeline.completed($0, $1)
         }

@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+import Understudy
+import UnderstudyFaultSpec
+
+/// Rates on the wire: a paced download and a paced upload hold their rate within 10 % on bodies of 256 KB and
+/// more, a profiled session is throttled while its neighbour is not, and a seeded schedule repeats.
+///
+/// The slow cases are a few seconds to 17 s each (256 KB at 16 kB/s is 16 s by definition); they are arguments
+/// of one test each, so Swift Testing runs them side by side and the suite takes as long as its slowest case.
+@Suite struct ThrottlingTests {
+    /// `/products?limit=165`: 264,403 bytes, just over 256 KiB, so the 16 kB/s case takes no longer than it must.
+    static let largeTarget = "/products?limit=165"
+
+    /// Seconds from writing `request` until the whole response is read, and the response. The socket blocks for
+    /// up to 17 s, so it is read on a thread of its own, not one of Swift's few cooperative ones.
+    private static func timed(_ server: UnderstudyServer, _ request: [UInt8], timeout: Int = 5)
+        async throws -> (seconds: Double, response: RawResponse) {
+        let port = server.port
+        let (seconds, response) = await offThePool { () -> (Double, RawResponse?) in
+            guard let connection = try? RawHTTPConnection(port: port, receiveTimeoutSeconds: timeout) else { return (0, nil) }
+            let started = Date()
+            connection.write(request)
+            let response = connection.readResponse()
+            return (Date().timeIntervalSince(started), response)
+        }
+        return (seconds, try #require(response))
+    }
+
+    /// Runs blocking socket work on a dispatch thread and waits for it.
+    private static func offThePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: work()) }
+        }
+    }
+
+    @Test(arguments: [("16k", 16_000), ("64k", 64_000), ("1m", 1_000_000)])
+    func aDownloadHoldsItsRate(rate: String, bytesPerSecond: Int) async throws {
+        try await withServer { server, _ in
+            let request = "GET \(Self.largeTarget) HTTP/1.1\r\nHost: localhost\r\nX-Understudy-Fault: rate=\(rate)\r\n\r\n"
+            let (seconds, response) = try await Self.timed(server, Array(request.utf8))
+            #expect(response.body.count >= 256 << 10)
+            let achieved = Double(response.body.count) / seconds
+            #expect(abs(achieved - Double(bytesPerSecond)) / Double(bytesPerSecond) <= 0.10,
+                    "\(rate): \(Int(achieved)) B/s over \(response.body.count) bytes in \(seconds) s")
+        }
+    }
+
+    @Test(arguments: [("16k", 16_000), ("64k", 64_000)])
+    func anUploadIsReadAtItsRate(rate: String, bytesPerSecond: Int) async throws {
+        try await withServer { server, _ in
+            let body = Array("{\"title\":\"\(String(repeating: "u", count: 256 << 10))\"}".utf8)
+            let head = "POST /products/add HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                + "X-Understudy-Fault: uprate=\(rate)\r\nContent-Length: \(body.count)\r\n\r\n"
+            // The kernel takes the last ~100 KB into its buffers long before the server has read them.
+            let (seconds, response) = try await Self.timed(server, Array(head.utf8) + body, timeout: 30)
+            #expect(response.head.hasPrefix("HTTP/1.1 201"))
+            let achieved = Double(body.count) / seconds
+            #expect(abs(achieved - Double(bytesPerSecond)) / Double(bytesPerSecond) <= 0.10,
+                    "\(rate): \(Int(achieved)) B/s over \(body.count) bytes in \(seconds) s")
+        }
+    }
+
+    /// The same two requests at once, one in an Edge session (30 kB/s, 840 ms of latency), one in a session with
+    /// no profile: they finish at least ten times apart.
+    @Test func aProfiledSessionIsThrottledAndItsNeighbourIsNot() async throws {
+        try await withServer { server, client in
+            server.faults.startSession("slow", profile: .edge)
+            server.faults.startSession("fast")
+            _ = try await client.send("/products/1")  // URLSession's first connection is not what is measured
+            async let slow = Self.seconds { try await client.send("/products?limit=30", headers: ["X-Understudy-Session": "slow"]) }
+            async let fast = Self.seconds { try await client.send("/products?limit=30", headers: ["X-Understudy-Session": "fast"]) }
+            let (slowSeconds, slowReply) = try await slow
+            let (fastSeconds, fastReply) = try await fast
+            #expect(slowReply.body == fastReply.body)
+            #expect(slowReply.header("X-Understudy-Fault-Applied") == "profile=edge")
+            #expect(fastReply.header("X-Understudy-Fault-Applied") == nil)
+            // 840 ms of latency, then ~48 KB at 30 kB/s: about 2.4 s.
+            #expect(slowSeconds >= 0.84 + Double(slowReply.body.count) / 30_000 * 0.9)
+            #expect(slowSeconds >= 10 * fastSeconds, "\(slowSeconds) s against \(fastSeconds) s")
+        }
+    }
+
+    private static func seconds(_ body: () async throws -> HTTPTestClient.Reply) async throws -> (Double, HTTPTestClient.Reply) {
+        let started = Date()
+        let reply = try await body()
+        return (Date().timeIntervalSince(started), reply)
+    }
+
+    /// Three runs of one seeded session: the pauses come after the same bytes and last as long, so each
+    /// pause starts at the same time from the first byte, within 5 ms.
+    @Test func theSameSeedGivesTheSameSchedule() async throws {
+        try await withServer { server, _ in
+            var runs: [[Double]] = []
+            let port = server.port
+            for _ in 0..<3 {
+                server.faults.startSession("seeded", seed: 99)
+                let request = "GET \(Self.largeTarget) HTTP/1.1\r\nHost: localhost\r\nX-Understudy-Session: seeded\r\n"
+                    + "X-Understudy-Fault: rate=1m; stall=100ms..300ms\r\n\r\n"
+                let arrivals = await Self.offThePool { () -> [Date] in
+                    guard let connection = try? RawHTTPConnection(port: port) else { return [] }
+                    var arrivals: [Date] = []
+                    connection.write(request)
+                    _ = connection.readResponse { _ in arrivals.append(Date()) }
+                    return arrivals
+                }
+                let first = try #require(arrivals.first)
+                // A pause is a gap of 80 ms or more between reads (slots are 10 ms apart at this rate).
+                let pauses = zip(arrivals, arrivals.dropFirst()).filter { $1.timeIntervalSince($0) >= 0.08 }
+                runs.append(pauses.map { $0.0.timeIntervalSince(first) * 1_000 })
+            }
+            #expect(runs[0].count == 5, "\(runs)")
+            for run in runs.dropFirst() {
+                #expect(run.count == runs[0].count)
+                #expect(zip(run, runs[0]).allSatisfy { abs($0 - $1) <= 5 }, "\(runs)")
+            }
+        }
+    }
+}
