@@ -26,9 +26,12 @@ public struct UnderstudySession: Sendable {
     ///   - control: The server's client.
     ///   - id: The id (one is made up when nil).
     ///   - seed: Its seed (derived from the server's seed and the id when nil).
+    ///   - profile: The network every request of the session goes through (none when nil).
     /// - Returns: The open session.
-    public static func open(on control: ControlClient, id: String? = nil, seed: UInt64? = nil) async throws(ControlError) -> UnderstudySession {
-        let info = try await control.openSession(id: id ?? "test-\(UUID().uuidString.prefix(13).lowercased())", seed: seed)
+    public static func open(on control: ControlClient, id: String? = nil, seed: UInt64? = nil,
+                            profile: Fault.NetworkProfile? = nil) async throws(ControlError) -> UnderstudySession {
+        let info = try await control.openSession(id: id ?? "test-\(UUID().uuidString.prefix(13).lowercased())", seed: seed,
+                                                 profile: profile)
         return UnderstudySession(id: info.id, seed: info.seed, control: control)
     }
 
