@@ -25,7 +25,7 @@ enum AdminJSON {
 
     static func entry(_ entry: JournalEntry) -> JSONValue {
         let optionalNumber: (Double?) -> JSONValue = { $0.map { .number(JSONNumber(($0 * 1_000).rounded() / 1_000)) } ?? .null }
-        return .object(JSONObject([
+        var members: [JSONObject.Entry] = [
             .init(key: "id", value: .number(JSONNumber(entry.id))),
             .init(key: "time", value: .string(Timestamp.iso8601(entry.time))),
             .init(key: "session", value: entry.session.map(JSONValue.string) ?? .null),
@@ -40,7 +40,12 @@ enum AdminJSON {
             .init(key: "bytesWritten", value: .number(JSONNumber(entry.bytesWritten))),
             .init(key: "firstByteMs", value: optionalNumber(entry.firstByteMilliseconds)),
             .init(key: "durationMs", value: optionalNumber(entry.durationMilliseconds)),
-        ]))
+        ]
+        // Only a paced reply has a rate worth reporting; every other entry reads as it always has.
+        if let rate = entry.achievedBytesPerSecond {
+            members.append(.init(key: "achievedBytesPerSecond", value: .number(JSONNumber(rate))))
+        }
+        return .object(JSONObject(members))
     }
 
     static func session(id: String, seed: UInt64, profile: Fault.NetworkProfile? = nil) -> JSONValue {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Understudy
 import UnderstudyFaultSpec
+import UnderstudyTestSupport
 
 /// Rates on the wire: a paced download and a paced upload hold their rate within 10 % on bodies of 256 KB and
 /// more, a profiled session is throttled while its neighbour is not, and a seeded schedule repeats.
@@ -43,6 +44,12 @@ import UnderstudyFaultSpec
             let achieved = Double(response.body.count) / seconds
             #expect(abs(achieved - Double(bytesPerSecond)) / Double(bytesPerSecond) <= 0.10,
                     "\(rate): \(Int(achieved)) B/s over \(response.body.count) bytes in \(seconds) s")
+            // The journal reports the rate it sent at, with the directive that asked for it.
+            try #require(await waitUntil(within: .seconds(5)) { server.journal.entries(path: "/products").count == 1 })
+            let entry = try #require(server.journal.entries(path: "/products").first)
+            #expect(entry.fault == "rate=\(rate)")
+            let journaled = Double(try #require(entry.achievedBytesPerSecond))
+            #expect(abs(journaled - Double(bytesPerSecond)) / Double(bytesPerSecond) <= 0.10, "\(journaled)")
         }
     }
 
