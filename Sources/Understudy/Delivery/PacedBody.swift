@@ -9,7 +9,7 @@ struct PacedBody: Delivery {
         self.body = body
         switch pacing {
         case .bytesPerSecond(let rate)?:
-            pacer = RatePacer(bytesPerSecond: rate, pauses: pauses)
+            pacer = RatePacer(bytesPerSecond: rate, length: body.count, pauses: pauses)
         case .chunks(let count, let duration)?:
             pacer = RatePacer(bytesPerSlot: max(1, (body.count + count - 1) / count),
                               slotMilliseconds: max(1, duration / max(1, count)), pauses: pauses)

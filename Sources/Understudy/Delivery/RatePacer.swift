@@ -36,10 +36,15 @@ struct RatePacer: Equatable {
         let wake: Double?
     }
 
-    /// A pacer at `bytesPerSecond` (nil: unpaced), slots of at least 10 ms (about 64 bytes a slot at slow rates).
-    init(bytesPerSecond: Int?, pauses: [Pause] = []) {
+    /// A pacer at `bytesPerSecond` (nil: unpaced) for `length` bytes (nil: a stream, of no known length).
+    ///
+    /// A body is cut into about 50 slots of 10 to 500 ms, so it ends within a fiftieth of its time of the exact
+    /// rate, whatever its size; a stream's slots are 50 ms. Each slot is one write, and a write costs the loop and
+    /// the kernel the same whatever it carries, so a hundred slow connections cost little.
+    init(bytesPerSecond: Int?, length: Int? = nil, pauses: [Pause] = []) {
         if let rate = bytesPerSecond {
-            let slot = max(10, min(1_000, 1_000 * 64 / max(rate, 1)))
+            let rate = max(rate, 1)
+            let slot = length.map { min(500, max(10, 1_000 * $0 / rate / 50)) } ?? 50
             self.init(bytesPerSlot: max(1, rate * slot / 1_000), slotMilliseconds: slot, pauses: pauses)
         } else {
             self.init(bytesPerSlot: nil, slotMilliseconds: 0, pauses: pauses)
