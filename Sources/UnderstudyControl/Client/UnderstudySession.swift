@@ -6,7 +6,7 @@ import FoundationNetworking
 /// A session on an Understudy: its own rules, seed and journal, on a server other tests share.
 ///
 /// `UnderstudyControlTesting`'s `.understudySession` trait opens one per test and makes it ``current``; an
-/// XCTest suite opens one with its `understudySession()`; anything else with ``open(on:id:seed:)`` and ``end()``. The app under test joins it
+/// XCTest suite opens one with its `understudySession()`; anything else with ``open(on:id:seed:profile:)`` and ``end()``. The app under test joins it
 /// by sending ``headers`` on its requests (``configure(_:)`` does it for a `URLSessionConfiguration`), or, in a
 /// UI test, by reading ``launchArguments``.
 public struct UnderstudySession: Sendable {
