@@ -4,6 +4,10 @@
 struct RequestHead: Equatable {
     var fault: String?
     var session: String?
+    /// `X-Understudy-Token`, which a server with an admin token needs before it honours a fault.
+    var token: String?
+    /// The body's `Content-Length` (0 when there is none, or it is chunked).
+    var bodyBytes = 0
 
     /// Reads a head (request line and header lines, up to the blank line); nil when it names neither a fault
     /// nor a session, which is every request that does not ask for one (the common case, decided in one scan).
@@ -23,6 +27,10 @@ struct RequestHead: Equatable {
                 fault = value
             } else if name == "x-understudy-session", !value.isEmpty {
                 session = value
+            } else if name == "x-understudy-token" {
+                token = value
+            } else if name == "content-length" {
+                bodyBytes = Int(value) ?? 0
             }
         }
         guard fault != nil || session != nil else { return nil }

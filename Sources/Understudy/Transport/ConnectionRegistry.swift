@@ -14,9 +14,10 @@ final class ConnectionRegistry {
     private var sweep: OpaquePointer?
 
     /// Decides a request's upload rate from its head, for each connection's watch.
-    private let uploadRate: (UnsafeRawBufferPointer) -> Int?
+    private let uploadRate: (UnsafeRawBufferPointer) -> (bytesPerSecond: Int, bodyBytes: Int)?
 
-    init(loop: EventLoop, requestReadTimeoutSeconds: Int, uploadRate: @escaping (UnsafeRawBufferPointer) -> Int?) {
+    init(loop: EventLoop, requestReadTimeoutSeconds: Int,
+         uploadRate: @escaping (UnsafeRawBufferPointer) -> (bytesPerSecond: Int, bodyBytes: Int)?) {
         self.loop = loop
         self.requestReadTimeoutSeconds = requestReadTimeoutSeconds
         self.uploadRate = uploadRate
@@ -65,7 +66,7 @@ final class ConnectionRegistry {
             if watch.isReleasedByEvhttp {
                 watch.release()
                 connections[bufferEvent] = nil
-            } else if let since = watch.readingSince, since < deadline {
+            } else if let since = watch.readingSince, since + watch.readAllowance < deadline {
                 watch.close()
             }
         }

@@ -19,12 +19,15 @@ final class ConnectionWatch {
     /// once per header line.
     fileprivate(set) var entry: OpaquePointer?
 
-    /// Decides a request's upload rate from its head (see `Pipeline.uploadRate(forHead:)`).
-    private let uploadRate: (UnsafeRawBufferPointer) -> Int?
+    /// Decides a request's upload rate from its head, with its body's length (see `Pipeline.uploadRate(forHead:)`).
+    private let uploadRate: (UnsafeRawBufferPointer) -> (bytesPerSecond: Int, bodyBytes: Int)?
+    /// Milliseconds the slow-request watch allows the request on top of its timeout: the time the server's own
+    /// read limit takes over the body.
+    private(set) var readAllowance: Double = 0
     /// The read limit while a request's body is read at a rate; freed once the request is complete.
     private var readLimit: OpaquePointer?
 
-    init(bufferEvent: OpaquePointer, uploadRate: @escaping (UnsafeRawBufferPointer) -> Int?) {
+    init(bufferEvent: OpaquePointer, uploadRate: @escaping (UnsafeRawBufferPointer) -> (bytesPerSecond: Int, bodyBytes: Int)?) {
         self.bufferEvent = bufferEvent
         self.uploadRate = uploadRate
     }
@@ -91,7 +94,7 @@ final class ConnectionWatch {
     private func limitReading(_ input: OpaquePointer) {
         let end = evbuffer_search(input, "\r\n\r\n", 4, nil)
         guard end.pos >= 0, let head = evbuffer_pullup(input, end.pos + 4),
-              let rate = uploadRate(UnsafeRawBufferPointer(start: head, count: end.pos + 4)) else { return }
+              let (rate, bodyBytes) = uploadRate(UnsafeRawBufferPointer(start: head, count: end.pos + 4)) else { return }
         // Slow rates refill once a second, so a bucket never rounds to zero bytes.
         let tickMilliseconds = rate >= 1_000 ? 50 : 1_000
         let perTick = max(1, rate * tickMilliseconds / 1_000)
@@ -100,11 +103,12 @@ final class ConnectionWatch {
         liftReadLimit()
         readLimit = limit
         bufferevent_set_rate_limit(bufferEvent, limit)
-        // The server is the one reading slowly, so the slow-request watch does not count it against the client.
-        readingSince = nil
+        // The server is the one reading slowly: the slow-request watch allows the client the time the limit takes.
+        readAllowance = Double(bodyBytes) * 1_000 / Double(rate)
     }
 
     private func liftReadLimit() {
+        readAllowance = 0
         guard let readLimit else { return }
         bufferevent_set_rate_limit(bufferEvent, nil)
         ev_token_bucket_cfg_free(readLimit)
