@@ -418,6 +418,60 @@ def sse_fanout():
         server.stop()
 
 
+THROTTLED_CONNECTIONS = 100
+
+
+def throttled_connections(seconds=None):
+    """100 connections at once, each reading `/products?limit=0` (309 KB) at `rate=16k` (about 19 s a reply, so
+    all are paced for the whole window): the server's CPU over the window, as a share of one core. Each socket
+    reads as the bytes come (a thread apiece, the bytes dropped)."""
+    seconds = seconds or (5 if QUICK else 10)
+    server = Server("understudy", [UNDERSTUDY, "--port", "0", "--quiet"])
+    threading = __import__("threading")
+    received, errors, sockets = [0] * THROTTLED_CONNECTIONS, [], []
+    stopping = threading.Event()
+
+    def reader(index, sock):
+        try:
+            while not stopping.is_set():
+                chunk = sock.recv(65536)
+                if not chunk:
+                    return
+                received[index] += len(chunk)
+        except OSError as error:
+            if not stopping.is_set():
+                errors.append(str(error))
+
+    try:
+        request = (b"GET /products?limit=0 HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                   b"X-Understudy-Fault: rate=16k\r\n\r\n")
+        threads = []
+        for index in range(THROTTLED_CONNECTIONS):
+            sock = socket.create_connection(("127.0.0.1", server.port), timeout=30)
+            sock.sendall(request)
+            sockets.append(sock)
+            threads.append(threading.Thread(target=reader, args=(index, sock), daemon=True))
+        for thread in threads:
+            thread.start()
+        time.sleep(1)  # every reply under way before the window opens
+        cpu_before, started, bytes_before = server.cpu_seconds(), time.time(), sum(received)
+        time.sleep(seconds)
+        wall = time.time() - started
+        cpu = server.cpu_seconds() - cpu_before
+        rate = (sum(received) - bytes_before) / wall / THROTTLED_CONNECTIONS
+        return {"connections": THROTTLED_CONNECTIONS, "seconds": wall, "cpu_percent": cpu / wall * 100,
+                "rate_per_connection": rate, "errors": len(errors)}
+    finally:
+        stopping.set()
+        for sock in sockets:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            sock.close()
+        server.stop()
+
+
 class FeedViewer:
     """One control-room viewer on a thread: reads `/__understudy/events` from the recent past on, and takes each
     request event's lag: when it arrived here, less when the request arrived at the server (`time`) and its
@@ -752,7 +806,7 @@ def verdict(ok):
 
 
 def report(info, summary, python_results, mock_results, mock_problem, delay, sse, startup, other_startups, rss,
-           in_process, client, catalogue_rows, started_at, command, room=None, scale_rows=(), tls=None):
+           in_process, client, catalogue_rows, started_at, command, room=None, scale_rows=(), tls=None, throttled=None):
     rows = []  # figure, target, measured, verdict
 
     def cell(name, connections):
@@ -815,6 +869,14 @@ def report(info, summary, python_results, mock_results, mock_problem, delay, sse
                  f"{sse['errors']} errors; gap p50 {sse['gap_p50_ms']:.1f} / p99 {sse['gap_p99_ms']:.1f} / max "
                  f"{sse['gap_max_ms']:.1f} ms; CPU {sse['cpu_percent']:.1f} %; RSS {sse['peak_rss']:.1f} MiB",
                  verdict(sse_ok)))
+
+    if throttled:
+        throttled_ok = (throttled["cpu_percent"] <= 2 and throttled["errors"] == 0
+                        and abs(throttled["rate_per_connection"] - 16_000) <= 1_600)
+        rows.append((f"{throttled['connections']} connections paced at `rate=16k`, {throttled['seconds']:.0f} s",
+                     "server CPU ≤ 2 % of a core, each within 10 % of 16 kB/s",
+                     f"CPU {throttled['cpu_percent']:.2f} %; {fmt(throttled['rate_per_connection'])} B/s per connection; "
+                     f"{throttled['errors']} errors", verdict(throttled_ok)))
 
     startup_builtin, baseline_startup = other_startups
     rows.append(("Start-up, launch → first 200 (`--fixtures fixtures`)", "≤ 50 ms",
@@ -999,6 +1061,9 @@ def main():
         log(f"{SSE_STREAMS} SSE streams for {SSE_SECONDS} s:")
         sse = sse_fanout()
         log(f"  {sse}")
+        log(f"{THROTTLED_CONNECTIONS} throttled connections:")
+        throttled = throttled_connections()
+        log(f"  {throttled}")
         log("start-up:")
         runs = 3 if QUICK else 9
         startup = median([startup_ms(["--fixtures", os.path.join(ROOT, "fixtures")])[0] for _ in range(runs)])
@@ -1028,7 +1093,7 @@ def main():
         info["load_end"] = open("/proc/loadavg").read().split()[:3]
         text, rows = report(info, summary, python_results, mock_results, mock_problem, delay, sse, startup,
                             (startup_builtin, baseline_startup), rss, in_process, client, catalogue_rows, started_at,
-                            command, room, scale_rows, tls)
+                            command, room, scale_rows, tls, throttled)
         with open(OUT, "w") as out:
             out.write(text)
         with open(os.path.join(BUILD, "results.json"), "w") as out:

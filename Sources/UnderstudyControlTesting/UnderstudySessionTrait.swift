@@ -26,13 +26,15 @@ import Testing
 public struct UnderstudySessionTrait: TestTrait, SuiteTrait, TestScoping {
     private let control: @Sendable () async throws -> ControlClient
     private let seed: UInt64?
+    private let profile: Fault.NetworkProfile?
 
     /// Applies to every test of a suite it is attached to.
     public var isRecursive: Bool { true }
 
-    init(seed: UInt64?, control: @escaping @Sendable () async throws -> ControlClient) {
+    init(seed: UInt64?, profile: Fault.NetworkProfile? = nil, control: @escaping @Sendable () async throws -> ControlClient) {
         self.control = control
         self.seed = seed
+        self.profile = profile
     }
 
     /// Opens a session named after the test, runs the test with it as `UnderstudySession.current`, and ends it
@@ -40,7 +42,7 @@ public struct UnderstudySessionTrait: TestTrait, SuiteTrait, TestScoping {
     public func provideScope(for test: Test, testCase: Test.Case?,
                              performing function: @Sendable () async throws -> Void) async throws {
         let session = try await UnderstudySession.open(on: try await control(), id: UnderstudySession.id(forTestNamed: test.name),
-                                                       seed: seed)
+                                                       seed: seed, profile: profile)
         do {
             try await UnderstudySession.$current.withValue(session) { try await function() }
         } catch {
@@ -66,10 +68,20 @@ extension Trait where Self == UnderstudySessionTrait {
     /// - Parameters:
     ///   - seed: Every session's seed, so each test repeats exactly (derived from the server's seed and the
     ///     session id when nil).
+    ///   - profile: The network every request of each test's session goes through, e.g. `.threeG` (none when
+    ///     nil); tests running in parallel are throttled each on its own.
     ///   - control: Makes or returns the client; called before each test, so it can start a shared server lazily.
     /// - Returns: The trait.
-    public static func understudySession(seed: UInt64? = nil,
+    public static func understudySession(seed: UInt64? = nil, profile: Fault.NetworkProfile? = nil,
                                          _ control: @escaping @Sendable () async throws -> ControlClient) -> Self {
-        UnderstudySessionTrait(seed: seed, control: control)
+        UnderstudySessionTrait(seed: seed, profile: profile, control: control)
+    }
+
+    /// A session per test on the server at `UNDERSTUDY_URL`, every request of it through a network profile.
+    ///
+    /// - Parameter profile: The network, e.g. `.threeG`.
+    /// - Returns: The trait.
+    public static func understudySession(profile: Fault.NetworkProfile) -> Self {
+        UnderstudySessionTrait(seed: nil, profile: profile) { UnderstudySessionTrait.environmentControl }
     }
 }

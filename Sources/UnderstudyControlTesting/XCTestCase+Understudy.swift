@@ -21,11 +21,14 @@ extension XCTestCase {
     /// - Parameters:
     ///   - control: The server's client (`UNDERSTUDY_URL` by default).
     ///   - seed: The session's seed.
+    ///   - profile: The network every request of the session goes through (none when nil).
     ///   - isolation: The caller's actor; leave it to its default.
     /// - Returns: The open session.
     public func understudySession(on control: ControlClient = .fromEnvironment(), seed: UInt64? = nil,
+                                  profile: Fault.NetworkProfile? = nil,
                                   isolation: isolated (any Actor)? = #isolation) async throws -> UnderstudySession {
-        let session = try await UnderstudySession.open(on: control, id: UnderstudySession.id(forTestNamed: name), seed: seed)
+        let session = try await UnderstudySession.open(on: control, id: UnderstudySession.id(forTestNamed: name), seed: seed,
+                                                       profile: profile)
         addTeardownBlock {
             try? await session.end()
         }

@@ -55,6 +55,26 @@ struct UnderstudySessionTraitTests {
         #expect(UnderstudySession.current?.id != id)
     }
 
+    /// A trait with a profile opens each test's session on that network: the server reports it, every request of
+    /// the session is throttled by it, and the session it opened is listed with it.
+    @Test func aTraitWithAProfileThrottlesTheTestsSession() async throws {
+        let control = ServerProcess.shared.control
+        let trait: UnderstudySessionTrait = .understudySession(profile: .edge) { control }
+        let test = try #require(Test.current)
+        try await trait.provideScope(for: test, testCase: Test.Case.current) {
+            let session = try #require(UnderstudySession.current)
+            #expect(try await control.sessions().first { $0.id == session.id }?.profile == .edge)
+            var request = URLRequest(url: session.baseURL.appendingPathComponent("products/1"))
+            request.understudySession = session.id
+            let started = Date()
+            let (_, response) = try await URLSession.shared.data(for: request)
+            let http = try #require(response as? HTTPURLResponse)
+            #expect(http.value(forHTTPHeaderField: "X-Understudy-Fault-Applied") == "profile=edge")
+            // Edge's 840 ms of latency come before the first byte.
+            #expect(Date().timeIntervalSince(started) >= 0.84)
+        }
+    }
+
     @Test func theAppJoinsTheSessionByHeaderOrLaunchArguments() throws {
         let session = try #require(UnderstudySession.current)
         #expect(session.headers == ["X-Understudy-Session": session.id])

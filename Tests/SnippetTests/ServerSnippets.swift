@@ -90,3 +90,14 @@ func snippetServingHTTPS(directory: String) throws {
     _ = (https, ca)
     server.stop()
 }
+
+@Test func throttlingInProcess() throws {
+    // snippet: throttling-in-process
+    let server = try UnderstudyServer.start()
+    defer { server.stop() }
+    server.faults.startSession("on-the-train", profile: .threeG)                        // every request of it
+    try server.faults.add(.rate(bytesPerSecond: 64_000) + .stall(.milliseconds(200) ... .seconds(1)),
+                          match: .init(path: "/products*"), session: "images")          // one route, one session
+    #expect(Fault.profile(.edge).text == "profile=edge")                                  // a spec like any other
+    // end
+}

@@ -25,7 +25,7 @@ enum AdminJSON {
 
     static func entry(_ entry: JournalEntry) -> JSONValue {
         let optionalNumber: (Double?) -> JSONValue = { $0.map { .number(JSONNumber(($0 * 1_000).rounded() / 1_000)) } ?? .null }
-        var fields: [JSONObject.Entry] = [
+        var members: [JSONObject.Entry] = [
             .init(key: "id", value: .number(JSONNumber(entry.id))),
             .init(key: "time", value: .string(Timestamp.iso8601(entry.time))),
             .init(key: "session", value: entry.session.map(JSONValue.string) ?? .null),
@@ -41,20 +41,36 @@ enum AdminJSON {
             .init(key: "firstByteMs", value: optionalNumber(entry.firstByteMilliseconds)),
             .init(key: "durationMs", value: optionalNumber(entry.durationMilliseconds)),
         ]
-        // Only forwarded requests say what the upstream did, so every other entry reads as it always has.
+        // Only a paced reply has a rate worth reporting, and only a forwarded one says what the upstream did:
+        // every other entry reads as it always has.
+        if let rate = entry.achievedBytesPerSecond {
+            members.append(.init(key: "achievedBytesPerSecond", value: .number(JSONNumber(rate))))
+        }
         if let upstream = entry.upstream {
-            fields.append(.init(key: "upstream", value: .object(JSONObject([
+            members.append(.init(key: "upstream", value: .object(JSONObject([
                 .init(key: "status", value: .number(JSONNumber(upstream.status))),
                 .init(key: "ms", value: optionalNumber(upstream.milliseconds)),
                 .init(key: "failure", value: upstream.failure.map(JSONValue.string) ?? .null),
             ]))))
         }
-        return .object(JSONObject(fields))
+        return .object(JSONObject(members))
     }
 
-    static func session(id: String, seed: UInt64) -> JSONValue {
-        .object(JSONObject([.init(key: "id", value: .string(id)),
-                            .init(key: "seed", value: .number(JSONNumber(seed: seed)))]))
+    static func session(id: String, seed: UInt64, profile: Fault.NetworkProfile? = nil) -> JSONValue {
+        var members: [JSONObject.Entry] = [.init(key: "id", value: .string(id)),
+                                            .init(key: "seed", value: .number(JSONNumber(seed: seed)))]
+        // Only a throttled session says so: an unthrottled one reads as it always has.
+        if let profile { members.append(.init(key: "profile", value: .string(profile.name))) }
+        return .object(JSONObject(members))
+    }
+
+    /// A session's `"profile"`: a Network Link Conditioner preset's name.
+    static func profile(_ value: JSONValue) throws(APIError) -> Fault.NetworkProfile {
+        let known = Fault.NetworkProfile.all.map(\.name).joined(separator: ", ")
+        guard let name = value.stringValue, let profile = Fault.NetworkProfile.named(name) else {
+            throw APIError(400, "Invalid 'profile' - must be one of: \(known)")
+        }
+        return profile
     }
 
     /// A rule from `{"match": {...}, "fault": "...", "times", "after", "probability", "session"}`.

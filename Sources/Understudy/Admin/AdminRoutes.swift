@@ -84,18 +84,22 @@ struct AdminRoutes {
         case ("DELETE", "requests"?, 1):
             return deleted(journal.clear(session: request.query["session"]))
         case ("GET", "sessions"?, 1):
-            let sessions = faults.sessions.filter { !$0.id.isEmpty }.map { AdminJSON.session(id: $0.id, seed: $0.seed) }
+            let sessions = faults.sessions.filter { !$0.id.isEmpty }.map {
+                AdminJSON.session(id: $0.id, seed: $0.seed, profile: faults.profile(ofSession: $0.id))
+            }
             return json(.object(JSONObject([.init(key: "sessions", value: .array(sessions))])))
         case ("POST", "sessions"?, 1):
             let fields = try body(of: request)
-            try AdminJSON.allowOnly(["id", "seed"], in: fields)
+            try AdminJSON.allowOnly(["id", "seed", "profile"], in: fields)
             let id = fields["id"]?.stringValue ?? "session-\(journal.nextID())"
             guard fields["id"] == nil || fields["id"]?.stringValue != nil,
                   FaultController.problem(withSessionID: id) == nil else {
                 throw APIError(400, "Invalid 'id' - must be a non-empty string of at most \(FaultBook.maximumSessionIDLength) bytes")
             }
             let seed = try fields["seed"].map { value throws(APIError) in try AdminJSON.seed(value) }
-            return json(AdminJSON.session(id: id, seed: faults.startSession(id, seed: seed)), status: 201)
+            let profile = try fields["profile"].map { value throws(APIError) in try AdminJSON.profile(value) }
+            let chosen = faults.startSession(id, seed: seed, profile: profile)
+            return json(AdminJSON.session(id: id, seed: chosen, profile: profile), status: 201)
         case ("DELETE", "sessions"?, 2):
             let id = segments[1]
             let ended = faults.end(session: id)

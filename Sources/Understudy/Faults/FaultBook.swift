@@ -21,11 +21,14 @@ struct FaultBook {
         var seedWasGiven: Bool
         var generator: SeededGenerator
         var lastUsed: UInt64
+        /// The network every request of the session goes through, if one was given.
+        var profile: Fault.NetworkProfile?
     }
 
     /// Where a request's fault came from.
     enum Source: Equatable {
-        case header, query, rule(String)
+        /// The request's header, its `_fault` query, a rule, or its session's network profile alone.
+        case header, query, rule(String), session
 
         var ruleID: String? {
             if case .rule(let id) = self { id } else { nil }
@@ -152,12 +155,13 @@ struct FaultBook {
         for (id, session) in sessions {
             let chosen = session.seedWasGiven ? session.seed : derivedSeed(id)
             sessions[id] = Session(seed: chosen, seedWasGiven: session.seedWasGiven,
-                                   generator: SeededGenerator(seed: chosen), lastUsed: session.lastUsed)
+                                   generator: SeededGenerator(seed: chosen), lastUsed: session.lastUsed,
+                                   profile: session.profile)
         }
     }
 
     /// Creates (or re-seeds) a session; its generator starts over. At the cap, the least recently used goes.
-    mutating func startSession(_ id: String, seed sessionSeed: UInt64?) -> UInt64 {
+    mutating func startSession(_ id: String, seed sessionSeed: UInt64?, profile: Fault.NetworkProfile? = nil) -> UInt64 {
         if sessions[id] == nil, sessions.count >= FaultBook.maximumSessions,
            let oldest = sessions.min(by: { $0.value.lastUsed < $1.value.lastUsed })?.key {
             sessions.removeValue(forKey: oldest)
@@ -165,7 +169,7 @@ struct FaultBook {
         let chosen = sessionSeed ?? derivedSeed(id)
         clock += 1
         sessions[id] = Session(seed: chosen, seedWasGiven: sessionSeed != nil, generator: SeededGenerator(seed: chosen),
-                               lastUsed: clock)
+                               lastUsed: clock, profile: profile)
         return chosen
     }
 
@@ -178,6 +182,19 @@ struct FaultBook {
 
     var sessionSeeds: [(id: String, seed: UInt64)] {
         sessions.map { ($0.key, $0.value.seed) }.sorted { $0.id < $1.id }
+    }
+
+    /// The network profile of a started session, if it has one.
+    func profile(session: String?) -> Fault.NetworkProfile? {
+        session.flatMap { sessions[$0]?.profile }
+    }
+
+    /// How many sessions throttle their requests: with none and no rule, the fast path may answer.
+    var profiledSessionCount: Int { sessions.values.lazy.filter { $0.profile != nil }.count }
+
+    /// A fresh seed from the session's generator, for a schedule drawn later (a paced body's pauses).
+    mutating func drawSeed(session: String?) -> UInt64 {
+        withGenerator(session: session) { $0.next() }
     }
 
     var sessionCount: Int { sessions.count }

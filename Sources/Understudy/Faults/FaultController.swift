@@ -9,7 +9,8 @@ import UnderstudyLocking
 /// ```
 public final class FaultController: Sendable {
     private let book: Locked<FaultBook>
-    /// The number of rules, kept beside the book so the hot path of a cached GET reads it without the lock.
+    /// The number of rules and of sessions with a network profile, kept beside the book so the hot path of a
+    /// cached GET reads it without the lock.
     private let ruleCount = SharedCounter(0)
     /// The server's journal, which ending a session clears of that session's requests.
     private let journal: Journal
@@ -65,7 +66,8 @@ public final class FaultController: Sendable {
         book.withLock { $0.rules.map(\.status) }
     }
 
-    /// Whether any rule is installed (expired budgets included): with none, no request can draw a fault from a rule.
+    /// Whether any rule is installed (expired budgets included) or any session has a network profile: with
+    /// neither, no request can draw a fault from a rule or be throttled by its session.
     var hasRules: Bool {
         ruleCount.load() > 0
     }
@@ -98,7 +100,25 @@ public final class FaultController: Sendable {
     /// least recently used one's generator. Requests can only use ids of at most 128 bytes.
     @discardableResult
     public func startSession(_ id: String, seed: UInt64? = nil) -> UInt64 {
-        book.withLock { $0.startSession(id, seed: seed) }
+        startSession(id, seed: seed, profile: nil)
+    }
+
+    /// Starts (or restarts) a session whose every request goes through a network profile: its rates, latency
+    /// and pauses, under whatever fault a request asks for. Parallel sessions are untouched.
+    ///
+    /// - Parameters:
+    ///   - id: The session id (at most 128 bytes).
+    ///   - seed: The session's seed; nil derives one from the server's.
+    ///   - profile: The network, e.g. `.threeG`; nil for none.
+    /// - Returns: The session's seed.
+    @discardableResult
+    public func startSession(_ id: String, seed: UInt64? = nil, profile: Fault.NetworkProfile?) -> UInt64 {
+        changingRules { $0.startSession(id, seed: seed, profile: profile) }
+    }
+
+    /// The network profile of a session, if it was started with one.
+    public func profile(ofSession id: String) -> Fault.NetworkProfile? {
+        book.withLock { $0.profile(session: id) }
     }
 
     /// Ends a session, as `DELETE /__understudy/sessions/{id}` does: forgets its generator and rate-limit
@@ -142,7 +162,7 @@ public final class FaultController: Sendable {
     private func changingRules<T>(_ body: (inout FaultBook) -> T) -> T {
         book.withLock { book in
             let result = body(&book)
-            ruleCount.store(book.rules.count)
+            ruleCount.store(book.rules.count + book.profiledSessionCount)
             return result
         }
     }

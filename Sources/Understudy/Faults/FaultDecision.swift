@@ -9,6 +9,8 @@ struct FaultDecision {
     var rateLimit: TokenBucket.Outcome?
     /// The bytes `garbage` sends instead of a reply.
     var garbage: [UInt8] = []
+    /// The seed of a paced body's schedule (its pauses), drawn for `stall`.
+    var scheduleSeed: UInt64 = 0
 
     /// The book's answer for one request: its fault, if any, and the seed its stream payloads derive from.
     struct Outcome {
@@ -24,13 +26,26 @@ extension FaultBook {
     mutating func decide(for request: HTTPRequest, session: String?, isStream: Bool?, requested: Decision?,
                          nowMilliseconds: Double) -> FaultDecision.Outcome {
         let payloadSeed = payloadSeed(session: session)
-        guard let chosen = requested ?? decide(for: request, session: session, isStream: isStream) else {
+        let profile = self.profile(session: session)
+        var chosen = requested ?? decide(for: request, session: session, isStream: isStream)
+        if let profile {
+            // The session's network goes under whatever the request's own fault leaves open.
+            chosen = chosen.map { FaultBook.Decision(spec: $0.spec.throttled(by: profile), source: $0.source) }
+                ?? FaultBook.Decision(spec: FaultSpec(profile: profile), source: .session)
+        }
+        guard let chosen else {
             return FaultDecision.Outcome(decision: nil, payloadSeed: payloadSeed)
         }
         let spec = chosen.spec
         var decision = FaultDecision(spec: spec, source: chosen.source)
         if let delay = spec.delay {
             decision.delayMilliseconds = self.delay(in: delay, session: session)
+        }
+        if let jitter = spec.jitter, jitter > 0 {
+            decision.delayMilliseconds += self.delay(in: 0...jitter, session: session)
+        }
+        if spec.stall != nil {
+            decision.scheduleSeed = drawSeed(session: session)
         }
         if let limit = spec.rateLimit {
             decision.rateLimit = consume(limit, key: spec.text, session: session, nowMilliseconds: nowMilliseconds)

@@ -13,11 +13,51 @@ extension FaultSpec {
         self.text = directives.map(\.text).joined(separator: "; ")
     }
 
+    /// The spec a session's profile gives a request that asks for no fault of its own.
+    init(profile: Fault.NetworkProfile) {
+        self.init()
+        throttle(by: profile)
+        directives = [Directive(name: Fault.Directive.Name.profile.rawValue, text: "profile=\(profile.name)")]
+        text = directives[0].text
+    }
+
+    /// This spec under a session's profile: the profile fills what the spec leaves open, and is reported with it.
+    func throttled(by profile: Fault.NetworkProfile) -> FaultSpec {
+        guard self.profile == nil else { return self }
+        var spec = self
+        spec.throttle(by: profile)
+        spec.directives.append(Directive(name: Fault.Directive.Name.profile.rawValue, text: "profile=\(profile.name)"))
+        spec.text = spec.directives.map(\.text).joined(separator: "; ")
+        return spec
+    }
+
+    /// What a network preset decides, for what this spec leaves open: the download rate paces the body, the
+    /// upload rate reads the request's, the latency is the delay, a lossy network pauses mid-body now and then
+    /// (200 ms to 1 s, about as long as a lost packet's retransmission takes), and one that loses everything hangs.
+    mutating func throttle(by profile: Fault.NetworkProfile) {
+        self.profile = profile
+        guard !profile.dropsEverything else {
+            if connection == nil { connection = .hang }
+            return
+        }
+        if delay == nil, profile.latencyMilliseconds > 0 {
+            delay = profile.latencyMilliseconds...profile.latencyMilliseconds
+        }
+        if pacing == nil, truncation == nil, let rate = profile.downloadBytesPerSecond { pacing = .bytesPerSecond(rate) }
+        if stream.bytesPerSecond == nil { stream.bytesPerSecond = profile.downloadBytesPerSecond }
+        if uploadBytesPerSecond == nil { uploadBytesPerSecond = profile.uploadBytesPerSecond }
+        if stall == nil, truncation == nil, profile.lossPercent > 0 { stall = 200...1_000 }
+    }
+
     /// What one directive decides.
     private mutating func apply(_ directive: Fault.Directive) {
         switch directive {
         case .delay(let range): delay = range
+        case .jitter(let milliseconds): jitter = milliseconds
         case .rate(let bytesPerSecond): pacing = .bytesPerSecond(bytesPerSecond)
+        case .uprate(let bytesPerSecond): uploadBytesPerSecond = bytesPerSecond
+        case .stall(let range): stall = range
+        case .profile(let profile): throttle(by: profile)
         case .chunks(let count, let milliseconds): pacing = .chunks(count: count, overMilliseconds: milliseconds)
         case .status(let code): status = code
         case .message(let text): message = text

@@ -6,8 +6,16 @@
 struct FaultSpec: Sendable, Equatable {
     /// Wait before the status line: a fixed time or a uniform range, in milliseconds.
     var delay: ClosedRange<Int>?
+    /// A further wait drawn from 0 to this many milliseconds, on top of `delay`.
+    var jitter: Int?
     /// Dribble the body.
     var pacing: Pacing?
+    /// Pause mid-body at seeded places, each pause drawn from this range of milliseconds.
+    var stall: ClosedRange<Int>?
+    /// Read the request body at this many bytes per second.
+    var uploadBytesPerSecond: Int?
+    /// The network preset the rates, latency and pauses came from, for the journal.
+    var profile: Fault.NetworkProfile?
     /// Answer with this status instead of routing, with a DummyJSON-style `{"message"}` body.
     var status: Int?
     /// The message for `status` (defaults to DummyJSON's words for that status).
@@ -96,6 +104,8 @@ struct FaultSpec: Sendable, Equatable {
         var newline: String?
         /// Write the stream this many bytes at a time.
         var chunkSize: Int?
+        /// Let the stream's bytes out at most this fast (a network profile's download rate).
+        var bytesPerSecond: Int?
         /// An empty spec: changes nothing.
         init() {}
     }
@@ -144,6 +154,7 @@ struct FaultSpec: Sendable, Equatable {
     /// can be built once and reused. 429 is left out, as its `X-RateLimit-Reset` reads the clock.
     var isPlainErrorStatus: Bool {
         guard let status, (400...599).contains(status), status != 429 else { return false }
-        return delay == nil && pacing == nil && rateLimit == nil && truncation == nil && connection == nil
+        return delay == nil && jitter == nil && pacing == nil && stall == nil && uploadBytesPerSecond == nil
+            && profile == nil && rateLimit == nil && truncation == nil && connection == nil
     }
 }

@@ -74,6 +74,18 @@ public struct JournalEntry: Sendable {
     /// The request's headers; a value over `Journal.maximumHeaderValueBytes` is cut and ends in `…`.
     public var headers: HTTPHeaders { rawHeaders.decoded }
 
+    /// The body's rate as sent, in bytes per second, for a reply paced by its fault (`rate`, `chunks`, `stall`,
+    /// a `profile`): body bytes over the time from the head to the end. Nil for any other reply, or one that
+    /// sent no body.
+    public var achievedBytesPerSecond: Int? {
+        let paced: Set<String> = ["rate", "chunks", "stall", "profile"]
+        guard let fault, bytesWritten > 0, let first = firstByteMilliseconds, durationMilliseconds > first,
+              fault.split(separator: ";").contains(where: { directive in
+                  paced.contains(String(directive.prefix { $0 != "=" }).trimmingJSWhitespace())
+              }) else { return nil }
+        return Int((Double(bytesWritten) * 1_000 / (durationMilliseconds - first)).rounded())
+    }
+
     /// The `Authorization` header it carried.
     public var authorization: String? { rawHeaders["Authorization"] }
 }

@@ -17,8 +17,10 @@ extension Pipeline {
             return TruncatedBody(body: plan.response.body.bytesCopy, cut: .bytes(count))
         case .truncatedChunked:
             return TruncatedBody(body: plan.response.body.bytesCopy, cut: .chunked)
-        case .paced(let pacing):
-            return PacedBody(body: plan.response.body.bytesCopy, pacing: pacing)
+        case .paced(let pacing, let stall, let seed):
+            let body = plan.response.body.bytesCopy
+            let pauses = stall.map { RatePacer.pauses(length: body.count, range: $0, seed: seed) } ?? []
+            return PacedBody(body: body, pacing: pacing, pauses: pauses)
         case .stream(let streamPlan):
             return EventStream(plan: streamPlan, source: streams)
         case .feed(let request):

@@ -72,7 +72,8 @@ extension Pipeline {
         let applied = spec.text(skipping: skipped)
         plan.applied = applied.isEmpty ? nil : applied
         if isForwarded {
-            plan.delivery = Pipeline.forwarded(spec, sendsBody: sendsBody, skipped: skipped, garbage: decision.garbage)
+            plan.delivery = Pipeline.forwarded(spec, sendsBody: sendsBody, skipped: skipped, garbage: decision.garbage,
+                                               scheduleSeed: decision.scheduleSeed)
             return plan
         }
         if let malformation = spec.malformed, !skipped.contains("malformed") {
@@ -88,7 +89,8 @@ extension Pipeline {
         case (nil, .bytes(let count)?, _): plan.delivery = .truncated(bytes: min(count, bodyLength - 1))
         case (nil, .percent(let percent)?, _): plan.delivery = .truncated(bytes: bodyLength * percent / 100)
         case (nil, .chunked?, _): plan.delivery = .truncatedChunked
-        case (nil, nil, let pacing?): plan.delivery = .paced(pacing)
+        case (nil, nil, let pacing) where pacing != nil || (sendsBody && spec.stall != nil):
+            plan.delivery = .paced(pacing, stall: spec.stall, seed: decision.scheduleSeed)
         default: break
         }
         return plan

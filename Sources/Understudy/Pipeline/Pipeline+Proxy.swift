@@ -1,7 +1,8 @@
 extension Pipeline {
     /// How a forwarded request's faults act: a connection fault needs no upstream (nothing is forwarded), every
     /// other body fault goes into the delivery, which applies it to the upstream's reply as it arrives.
-    static func forwarded(_ spec: FaultSpec, sendsBody: Bool, skipped: Set<String>, garbage: [UInt8]) -> ReplyPlan.Delivery {
+    static func forwarded(_ spec: FaultSpec, sendsBody: Bool, skipped: Set<String>, garbage: [UInt8],
+                          scheduleSeed: UInt64) -> ReplyPlan.Delivery {
         switch spec.connection {
         case .empty?: return .empty
         case .reset(afterHeaders: false)?: return .reset(afterHeaders: false)
@@ -13,8 +14,8 @@ extension Pipeline {
         guard sendsBody else { return .proxy(ProxyPlan()) }
         let toStream = spec.text(skipping: skipped.union(spec.present(FaultSpec.bodyDirectives)))
         let toBody = spec.text(skipping: skipped.union(spec.present(FaultSpec.streamDirectives)))
-        return .proxy(ProxyPlan(truncation: spec.truncation, pacing: spec.pacing,
-                                malformed: skipped.contains("malformed") ? nil : spec.malformed, stream: spec.stream,
+        return .proxy(ProxyPlan(truncation: spec.truncation, pacing: spec.pacing, stall: spec.stall,
+                                scheduleSeed: scheduleSeed, malformed: skipped.contains("malformed") ? nil : spec.malformed, stream: spec.stream,
                                 appliedToStream: toStream.isEmpty ? nil : toStream,
                                 appliedToBody: toBody.isEmpty ? nil : toBody))
     }

@@ -27,6 +27,14 @@ package struct RemoteControlPolicy: Sendable {
         HMACSHA256.mac(key: Array("understudy-admin-token".utf8), message: Array(text.utf8))
     }
 
+    /// Whether a request presenting `token` (its `X-Understudy-Token`, if any) may ask for a fault: what
+    /// `refusal(for:admin: false)` decides, from the head alone.
+    func allowsFaults(presenting presented: String?) -> Bool {
+        guard let token else { return isLoopback }
+        guard let presented else { return false }
+        return HMACSHA256.constantTimeEquals(RemoteControlPolicy.digest(presented), RemoteControlPolicy.digest(token))
+    }
+
     /// nil when the request may steer the server, else the refusal.
     func refusal(for request: HTTPRequest, admin: Bool) -> APIError? {
         guard let token else {

@@ -9,7 +9,8 @@ final class ReplyPlan {
         case whole
         case truncated(bytes: Int)
         case truncatedChunked
-        case paced(FaultSpec.Pacing)
+        /// At a rate or in pieces, with seeded pauses (`stall`) drawn from `seed`.
+        case paced(FaultSpec.Pacing?, stall: ClosedRange<Int>?, seed: UInt64)
         /// The connection closes with no reply.
         case empty
         case reset(afterHeaders: Bool)

@@ -50,9 +50,8 @@ struct ProxiedReply: Delivery {
         var limit: Int?
         /// End by closing rather than cleanly (a truncation of a body whose end is not known yet).
         var closeAtEnd = false
-        var bytesPerTick: Int?
-        var tickMilliseconds = 0
-        var startedAt = 0.0
+        /// The pace, for a dribbled body.
+        var pacer: RatePacer?
         var sent = 0
         /// The held body, once gathered and transformed; nil: read from the exchange.
         var held: [UInt8]?
@@ -153,7 +152,7 @@ struct ProxiedReply: Delivery {
 
     /// The limit and pace for a body of `length` bytes (nil: not known yet).
     private func bodyCut(length: Int?, now: Double) -> BodyCut {
-        var cut = BodyCut(startedAt: now)
+        var cut = BodyCut()
         switch plan.truncation {
         case .bytes(let count)?:
             // A truncated body always misses at least its last byte; when the length is not known, the body ends
@@ -166,10 +165,11 @@ struct ProxiedReply: Delivery {
         case nil:
             break
         }
-        if let pacing = plan.pacing {
-            let slices = PacedBody.slices(of: length ?? 0, pacing: pacing)
-            cut.bytesPerTick = slices.bytes
-            cut.tickMilliseconds = slices.milliseconds
+        if plan.pacing != nil || plan.stall != nil {
+            var pauses: [RatePacer.Pause] = []
+            if let stall = plan.stall, let length { pauses = RatePacer.pauses(length: length, range: stall, seed: plan.scheduleSeed) }
+            cut.pacer = RatePacer(pacing: plan.pacing, length: length, pauses: pauses)
+            _ = cut.pacer?.start(at: now)
         }
         return cut
     }
@@ -187,10 +187,12 @@ struct ProxiedReply: Delivery {
         }
         var allowed = cut.limit.map { $0 - cut.sent } ?? .max
         var nextTick: Double?
-        if let perTick = cut.bytesPerTick {
-            let ticks = Int((context.now - cut.startedAt) / Double(cut.tickMilliseconds))
-            allowed = min(allowed, perTick * ticks - cut.sent)
-            nextTick = cut.startedAt + Double((ticks + 1) * cut.tickMilliseconds) - context.now
+        if var pacer = cut.pacer {
+            let ready = min(allowed, cut.held.map { $0.count - cut.sent } ?? exchange.pending.count)
+            let grant = pacer.grant(ready: ready, now: context.now)
+            cut.pacer = pacer
+            allowed = grant.bytes
+            nextTick = grant.wake
         }
         let bytes: [UInt8]
         if let held = cut.held {

@@ -5,6 +5,9 @@ struct ProxyPlan: Equatable {
     var truncation: FaultSpec.Truncation?
     /// Dribble the body.
     var pacing: FaultSpec.Pacing?
+    /// Pause mid-body (`stall`), at offsets drawn from `scheduleSeed`: for a body whose length the upstream says.
+    var stall: ClosedRange<Int>?
+    var scheduleSeed: UInt64 = 0
     /// Send the upstream's head, then an RST.
     var resetAfterHead = false
     /// Break a 2xx body's JSON (the whole body is held for this one fault: it needs all of it).

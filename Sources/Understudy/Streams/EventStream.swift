@@ -8,8 +8,14 @@ struct EventStream: Delivery {
     private var sentOnThisConnection = 0
     private var nextEventAt = 0.0
     private var nextHeartbeatAt: Double?
-    /// Bytes waiting to be dripped out `chunk` bytes at a time.
+    /// Bytes waiting to be dripped out `chunk` bytes at a time, or at the profile's rate.
     private var outbox: ArraySlice<UInt8> = []
+    /// The profile's rate, when the stream has one: every byte goes through the outbox at its pace.
+    private var pacer: RatePacer?
+    /// Milliseconds until the pacer lets more of the outbox go, as of the last drip.
+    private var pacedWake = 1.0
+    /// The time of the turn being taken, for bytes queued during it.
+    private var turnStartedAt = 0.0
     /// How the reply ends once the outbox is out.
     private var closingAfterOutbox: [DeliveryStep]?
     private var stalled = false
@@ -18,6 +24,7 @@ struct EventStream: Delivery {
         self.plan = plan
         self.source = source
         nextID = plan.resumeAfter + 1
+        pacer = plan.faults.bytesPerSecond.map { RatePacer(bytesPerSecond: $0) }
     }
 
     var prefersSmallSendBuffer: Bool { true }
@@ -27,11 +34,13 @@ struct EventStream: Delivery {
 
     mutating func advance(_ context: DeliveryContext) -> DeliveryTurn {
         let now = context.now
+        turnStartedAt = now
         var steps: [DeliveryStep] = []
         guard started else {
             // The head and the opening `retry:` field, at once (a stream the client already has whole never
             // starts: it is answered 204). `stall-after=0` stalls right after it.
             started = true
+            _ = pacer?.start(at: now)
             nextEventAt = now + Double(plan.intervalMilliseconds)
             nextHeartbeatAt = plan.heartbeatMilliseconds.map { now + Double($0) }
             steps.append(.head(contentLength: nil))
@@ -43,8 +52,8 @@ struct EventStream: Delivery {
             return DeliveryTurn([.close(reset: false)])
         }
         if !outbox.isEmpty {
-            drip(into: &steps)
-            return DeliveryTurn(steps, wake: 1)
+            let wake = drip(now: now, into: &steps)
+            return DeliveryTurn(steps, wake: outbox.isEmpty ? nextWake(now: now) : wake)
         }
         if let closing = closingAfterOutbox {
             return DeliveryTurn(closing)
@@ -63,7 +72,7 @@ struct EventStream: Delivery {
 
     /// Milliseconds until the next event, heartbeat or dripped byte is due.
     private func nextWake(now: Double) -> Double? {
-        if !outbox.isEmpty || closingAfterOutbox != nil { return 1 }
+        if !outbox.isEmpty || closingAfterOutbox != nil { return pacer == nil ? 1 : pacedWake }
         if stalled { return nil }
         let due = min(nextEventAt, nextHeartbeatAt ?? .infinity)
         return max(0, due - now)
@@ -80,7 +89,7 @@ struct EventStream: Delivery {
         let shared = source.eventBytes(id: id, seed: plan.seed) { EventStream.payload(for: id, plan: plan, catalog: source.catalog) }
         guard faults.malformedEvent == number || faults.cutMidEvent == number || faults.newline != nil
             || faults.chunkSize != nil else {
-            steps.append(.body(shared.event))
+            if pacer == nil { steps.append(.body(shared.event)) } else { emit(shared.event[...], into: &steps) }
             finishEvent(id: id, number: number, into: &steps)
             return
         }
@@ -120,18 +129,31 @@ struct EventStream: Delivery {
             let ending: [UInt8] = newline == "crlf" ? [13, 10] : [13]
             bytes = bytes.flatMap { $0 == 10 ? ending : [$0] }
         }
-        if plan.faults.chunkSize != nil {
+        if plan.faults.chunkSize != nil || pacer != nil {
             outbox.append(contentsOf: bytes)
-            drip(into: &steps)
+            pacedWake = drip(now: turnStartedAt, into: &steps)
         } else {
             steps.append(.body(bytes))
         }
     }
 
-    private mutating func drip(into steps: inout [DeliveryStep]) {
-        let piece = outbox.prefix(plan.faults.chunkSize ?? outbox.count)
+    /// Writes what may go of the outbox now (a `chunk`'s bytes, no more than the pacer grants); returns the
+    /// milliseconds until more may go.
+    @discardableResult
+    private mutating func drip(now: Double, into steps: inout [DeliveryStep]) -> Double {
+        var count = min(outbox.count, plan.faults.chunkSize ?? outbox.count)
+        var wake = 1.0
+        if var pacer {
+            let grant = pacer.grant(ready: count, now: now)
+            self.pacer = pacer
+            count = grant.bytes
+            wake = grant.wake.map { max(1, $0) } ?? 1
+        }
+        let piece = outbox.prefix(count)
         outbox = outbox.dropFirst(piece.count)
-        steps.append(.body(Array(piece)))
+        if !piece.isEmpty { steps.append(.body(Array(piece))) }
+        pacedWake = wake
+        return wake
     }
 
     /// Ends the reply with `closing` once everything queued so far has been written.

@@ -13,9 +13,14 @@ final class ConnectionRegistry {
     private var connections: [OpaquePointer: ConnectionWatch] = [:]
     private var sweep: OpaquePointer?
 
-    init(loop: EventLoop, requestReadTimeoutSeconds: Int) {
+    /// Decides a request's upload rate from its head, for each connection's watch.
+    private let uploadRate: (UnsafeRawBufferPointer) -> (bytesPerSecond: Int, bodyBytes: Int)?
+
+    init(loop: EventLoop, requestReadTimeoutSeconds: Int,
+         uploadRate: @escaping (UnsafeRawBufferPointer) -> (bytesPerSecond: Int, bodyBytes: Int)?) {
         self.loop = loop
         self.requestReadTimeoutSeconds = requestReadTimeoutSeconds
+        self.uploadRate = uploadRate
     }
 
     /// evhttp's bufferevent factory: one socket bufferevent per connection (a TLS one when `tls` is given), with a
@@ -32,7 +37,7 @@ final class ConnectionRegistry {
             return nil
         }
         bufferevent_set_max_single_write(bufferEvent, 256 << 10)
-        let watch = ConnectionWatch(bufferEvent: bufferEvent, isSecure: tls != nil)
+        let watch = ConnectionWatch(bufferEvent: bufferEvent, isSecure: tls != nil, uploadRate: uploadRate)
         watch.start()
         connections[bufferEvent] = watch
         startSweep()
@@ -65,7 +70,7 @@ final class ConnectionRegistry {
             if watch.isReleasedByEvhttp {
                 watch.release()
                 connections[bufferEvent] = nil
-            } else if let since = watch.readingSince ?? watch.handshakingSince, since < deadline {
+            } else if let since = watch.readingSince ?? watch.handshakingSince, since + watch.readAllowance < deadline {
                 watch.close()
             }
         }

@@ -24,9 +24,19 @@ final class ConnectionWatch {
     /// once per header line.
     fileprivate(set) var entry: OpaquePointer?
 
-    init(bufferEvent: OpaquePointer, isSecure: Bool) {
+    /// Decides a request's upload rate from its head, with its body's length (see `Pipeline.uploadRate(forHead:)`).
+    private let uploadRate: (UnsafeRawBufferPointer) -> (bytesPerSecond: Int, bodyBytes: Int)?
+    /// Milliseconds the slow-request watch allows the request on top of its timeout: the time the server's own
+    /// read limit takes over the body.
+    private(set) var readAllowance: Double = 0
+    /// The read limit while a request's body is read at a rate; freed once the request is complete.
+    private var readLimit: OpaquePointer?
+
+    init(bufferEvent: OpaquePointer, isSecure: Bool,
+         uploadRate: @escaping (UnsafeRawBufferPointer) -> (bytesPerSecond: Int, bodyBytes: Int)?) {
         self.bufferEvent = bufferEvent
         self.isSecure = isSecure
+        self.uploadRate = uploadRate
     }
 
     /// When the TLS handshake began, while it is still under way; nil for a plain connection or a finished handshake.
@@ -46,6 +56,7 @@ final class ConnectionWatch {
             guard let buffer, let info, info.pointee.n_added > 0, let argument else { return }
             let watch = Unmanaged<ConnectionWatch>.fromOpaque(argument).takeUnretainedValue()
             watch.readingSince = EventLoop.monotonicMilliseconds()
+            watch.limitReading(buffer)
             // Gone until this request is complete (libevent allows a callback to remove itself).
             if let entry = watch.entry { evbuffer_remove_cb_entry(buffer, entry) }
             watch.entry = nil
@@ -56,6 +67,7 @@ final class ConnectionWatch {
     /// arrived (nil for a request that was already buffered, pipelined behind the one before).
     func requestArrived() -> Double? {
         defer { readingSince = nil }
+        liftReadLimit()
         listenForFirstByte()
         return readingSince
     }
@@ -82,8 +94,36 @@ final class ConnectionWatch {
 
     /// Lets go of the bufferevent; the last reference closes the socket.
     func release() {
+        liftReadLimit()
         if let entry { evbuffer_remove_cb_entry(bufferevent_get_input(bufferEvent), entry) }
         entry = nil
         bufferevent_decref(bufferEvent)
+    }
+
+    /// When the first bytes of a request hold its whole head, asks what rate its body is to be read at and
+    /// limits the connection's reading to it (libevent's token bucket, refilled every 50 ms) until the request
+    /// is complete. The first read may already hold part of the body: up to 16 KiB arrive at full speed.
+    private func limitReading(_ input: OpaquePointer) {
+        let end = evbuffer_search(input, "\r\n\r\n", 4, nil)
+        guard end.pos >= 0, let head = evbuffer_pullup(input, end.pos + 4),
+              let (rate, bodyBytes) = uploadRate(UnsafeRawBufferPointer(start: head, count: end.pos + 4)) else { return }
+        // Slow rates refill once a second, so a bucket never rounds to zero bytes.
+        let tickMilliseconds = rate >= 1_000 ? 50 : 1_000
+        let perTick = max(1, rate * tickMilliseconds / 1_000)
+        var tick = timeval(tv_sec: tickMilliseconds / 1_000, tv_usec: Int((tickMilliseconds % 1_000) * 1_000))
+        guard let limit = ev_token_bucket_cfg_new(perTick, perTick, Int.max, Int.max, &tick) else { return }
+        liftReadLimit()
+        readLimit = limit
+        bufferevent_set_rate_limit(bufferEvent, limit)
+        // The server is the one reading slowly: the slow-request watch allows the client the time the limit takes.
+        readAllowance = Double(bodyBytes) * 1_000 / Double(rate)
+    }
+
+    private func liftReadLimit() {
+        readAllowance = 0
+        guard let readLimit else { return }
+        bufferevent_set_rate_limit(bufferEvent, nil)
+        ev_token_bucket_cfg_free(readLimit)
+        self.readLimit = nil
     }
 }

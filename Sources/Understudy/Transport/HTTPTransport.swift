@@ -68,7 +68,9 @@ final class HTTPTransport: @unchecked Sendable {
         self.configuration = configuration
         self.pipeline = pipeline
         self.upstreamClient = upstreamClient
-        connections = ConnectionRegistry(loop: loop, requestReadTimeoutSeconds: configuration.requestReadTimeoutSeconds)
+        connections = ConnectionRegistry(loop: loop, requestReadTimeoutSeconds: configuration.requestReadTimeoutSeconds) {
+            [pipeline] head in pipeline.uploadRate(forHead: head)
+        }
         writer = ReplyWriter(loop: loop) { [pipeline] in
             pipeline.completed($0, $1)
         }

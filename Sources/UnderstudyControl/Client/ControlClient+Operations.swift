@@ -45,13 +45,18 @@ extension ControlClient {
     /// Opens (or restarts) a session: requests carrying `X-Understudy-Session: <id>` see its rules, draw from its
     /// seed and land in its part of the journal.
     ///
+    /// With a `profile`, every request of the session goes through that network (its rates, latency and pauses);
+    /// parallel sessions are untouched.
+    ///
     /// - Parameters:
     ///   - id: The id (the server makes one up when nil).
     ///   - seed: Its seed, any 64-bit value (derived from the server's seed and the id when nil).
+    ///   - profile: A Network Link Conditioner preset, e.g. `.threeG`; nil for none.
     /// - Returns: The session with its seed.
     @discardableResult
-    public func openSession(id: String? = nil, seed: UInt64? = nil) async throws(ControlError) -> SessionInfo {
-        try await call("POST", "sessions", body: OpenSession(id: id, seed: seed))
+    public func openSession(id: String? = nil, seed: UInt64? = nil,
+                            profile: Fault.NetworkProfile? = nil) async throws(ControlError) -> SessionInfo {
+        try await call("POST", "sessions", body: OpenSession(id: id, seed: seed, profile: profile?.name))
     }
 
     /// The sessions the server has open.
@@ -161,6 +166,7 @@ private struct Seed: Codable, Sendable { var seed: UInt64 }
 private struct OpenSession: Encodable, Sendable {
     var id: String?
     var seed: UInt64?
+    var profile: String?
 }
 private struct LoadScenario: Encodable, Sendable {
     var name: String?

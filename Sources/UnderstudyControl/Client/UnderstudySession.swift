@@ -6,7 +6,7 @@ import FoundationNetworking
 /// A session on an Understudy: its own rules, seed and journal, on a server other tests share.
 ///
 /// `UnderstudyControlTesting`'s `.understudySession` trait opens one per test and makes it ``current``; an
-/// XCTest suite opens one with its `understudySession()`; anything else with ``open(on:id:seed:)`` and ``end()``. The app under test joins it
+/// XCTest suite opens one with its `understudySession()`; anything else with ``open(on:id:seed:profile:)`` and ``end()``. The app under test joins it
 /// by sending ``headers`` on its requests (``configure(_:)`` does it for a `URLSessionConfiguration`), or, in a
 /// UI test, by reading ``launchArguments``.
 public struct UnderstudySession: Sendable {
@@ -26,9 +26,12 @@ public struct UnderstudySession: Sendable {
     ///   - control: The server's client.
     ///   - id: The id (one is made up when nil).
     ///   - seed: Its seed (derived from the server's seed and the id when nil).
+    ///   - profile: The network every request of the session goes through (none when nil).
     /// - Returns: The open session.
-    public static func open(on control: ControlClient, id: String? = nil, seed: UInt64? = nil) async throws(ControlError) -> UnderstudySession {
-        let info = try await control.openSession(id: id ?? "test-\(UUID().uuidString.prefix(13).lowercased())", seed: seed)
+    public static func open(on control: ControlClient, id: String? = nil, seed: UInt64? = nil,
+                            profile: Fault.NetworkProfile? = nil) async throws(ControlError) -> UnderstudySession {
+        let info = try await control.openSession(id: id ?? "test-\(UUID().uuidString.prefix(13).lowercased())", seed: seed,
+                                                 profile: profile)
         return UnderstudySession(id: info.id, seed: info.seed, control: control)
     }
 

@@ -28,6 +28,9 @@ public struct JournalRecord: Sendable, Hashable, Decodable {
     public let firstByteMs: Double?
     /// Milliseconds from arrival to the server finishing with the request.
     public let durationMs: Double?
+    /// For a reply its fault paced (`rate`, `chunks`, `stall`, a `profile`): the body's rate as sent, in bytes
+    /// per second.
+    public let achievedBytesPerSecond: Int?
     /// What the upstream did, for a request forwarded to it (`--upstream`); nil for every other request.
     public let upstream: UpstreamOutcome?
 

@@ -4,7 +4,7 @@ extension Fault.Directive {
     /// Every switch over it is exhaustive, so a new directive is a new case here and the compiler names each place
     /// that must say what it is: its value (``Fault/Directive``), its role, its example, and the server's decision.
     package enum Name: String, Sendable, Hashable, CaseIterable {
-        case delay, rate, chunks, status, message
+        case delay, jitter, rate, uprate, chunks, stall, profile, status, message
         case retryAfter = "retry-after"
         case rateLimit = "rate-limit"
         case expireToken = "expire-token"
@@ -25,10 +25,13 @@ extension Fault.Directive {
             case .status: .status
             case .truncate, .truncateChunked: .truncation
             case .rate, .chunks: .pacing
+            case .stall: .stall
+            case .uprate: .upload
+            case .profile: .profile
             case .malformed: .malformed
             case .expireToken: .expireToken
             case .dropAfter, .cutMidEvent, .resetAfter, .stallAfter, .malformedEvent, .newline, .chunk: .stream
-            case .delay, .message, .retryAfter, .rateLimit: .other
+            case .delay, .jitter, .message, .retryAfter, .rateLimit: .other
             }
         }
 
@@ -36,13 +39,17 @@ extension Fault.Directive {
         package var isStreamOnly: Bool { role == .stream }
 
         /// Whether it changes a body sent whole: a stream has none, and neither has a HEAD reply or a 204.
-        package var changesWholeBody: Bool { [.truncation, .pacing, .malformed].contains(role) }
+        package var changesWholeBody: Bool { [.truncation, .pacing, .stall, .malformed].contains(role) }
 
         /// How the value is written, for the error of a directive given without one.
         var example: String {
             switch self {
             case .delay: "delay=300ms or delay=100ms..500ms"
-            case .rate: "rate=2kB/s"
+            case .rate: "rate=64k or rate=2kB/s"
+            case .uprate: "uprate=16k"
+            case .jitter: "jitter=200ms"
+            case .stall: "stall=500ms or stall=200ms..2s"
+            case .profile: "profile=3g"
             case .chunks: "chunks=10/2s"
             case .rateLimit: "rate-limit=5/10s"
             case .truncate: "truncate=512 or truncate=50%"
@@ -54,5 +61,11 @@ extension Fault.Directive {
     /// What a directive does to the reply.
     package enum Role: Sendable, Equatable {
         case connection, status, truncation, pacing, malformed, expireToken, stream, other
+        /// Pauses mid-body (`stall`), on top of any pacing.
+        case stall
+        /// The request body's reading rate (`uprate`).
+        case upload
+        /// A whole network (`profile`): rates, latency and pauses at once.
+        case profile
     }
 }

@@ -7,7 +7,7 @@ extension FaultGrammar {
             throw Problem("'\(name.rawValue)' is already given at position \(first.position); give each directive once")
         }
         for other in earlier {
-            if let reason = clash(name.role, other.name.role) {
+            if let reason = clash(name.role, other.name.role) ?? profileClash(name, other.name) {
                 throw Problem("cannot be combined with '\(other.written)' at position \(other.position): \(reason)")
             }
         }
@@ -16,19 +16,31 @@ extension FaultGrammar {
     /// Why directives of these roles cannot both be in one spec, or nil when they can.
     private static func clash(_ role: Fault.Directive.Role, _ other: Fault.Directive.Role) -> String? {
         let pair = [role, other]
+        // The request body is read before the reply is decided, so its rate goes with any reply.
+        if pair.contains(.upload) { return nil }
         if pair.contains(.connection), !pair.contains(.other) {
             return "each decides the whole reply"
         }
         if pair.contains(.status), [.truncation, .malformed, .expireToken, .stream].contains(where: pair.contains) {
             return "status replaces the reply, so the other would change nothing"
         }
-        if pair.contains(.stream), [.truncation, .pacing, .malformed].contains(where: pair.contains) {
+        if pair.contains(.stream), [.truncation, .pacing, .stall, .malformed].contains(where: pair.contains) {
             return "one applies only to /products/stream, the other only to a body sent whole"
         }
-        if pair.allSatisfy({ $0 == .truncation || $0 == .pacing }) {
+        if pair.allSatisfy({ $0 == .truncation || $0 == .pacing }) || (pair.contains(.stall) && pair.contains(.truncation)) {
             return "only one of them can decide how the body is sent"
         }
         return nil
+    }
+
+    /// A profile sets the rates, the latency and the pauses: a directive for any of them next to it is refused
+    /// rather than silently overriding one or the other.
+    private static func profileClash(_ name: Fault.Directive.Name, _ other: Fault.Directive.Name) -> String? {
+        let pair = [name, other]
+        guard pair.contains(.profile) else { return nil }
+        let covered: [Fault.Directive.Name] = [.delay, .jitter, .rate, .uprate, .chunks, .stall]
+        guard covered.contains(where: pair.contains) else { return nil }
+        return "the profile sets the rates, the latency and the pauses; give a profile or those directives"
     }
 
     /// `message` and `retry-after` only shape a status reply: alone they would change nothing.

@@ -29,8 +29,21 @@ extension FaultGrammar {
         switch name {
         case .delay:
             return .delay(try range(try required(), maximumMilliseconds: 60_000))
+        case .jitter:
+            return .jitter(try milliseconds(try required(), maximum: 60_000))
         case .rate:
             return .rate(bytesPerSecond: try byteRate(try required()))
+        case .uprate:
+            return .uprate(bytesPerSecond: try byteRate(try required()))
+        case .stall:
+            return .stall(try range(try required(), maximumMilliseconds: 60_000))
+        case .profile:
+            let text = try required()
+            guard let profile = Fault.NetworkProfile.named(text) else {
+                let known = Fault.NetworkProfile.all.map(\.name).joined(separator: ", ")
+                throw Problem("unknown profile '\(text)'; known: \(known)")
+            }
+            return .profile(profile)
         case .chunks:
             let (count, window) = try chunks(try required())
             return .chunks(count: count, overMilliseconds: window)

@@ -55,19 +55,27 @@ extension FaultGrammar {
         return parts
     }
 
-    /// Bytes per second from `2kB/s`, `512B/s`, `1MB/s` (k = 1,000; KiB = 1,024).
+    /// The fastest rate a spec may ask for, in bytes per second: past it, pacing a loopback reply means nothing.
+    package static let maximumBytesPerSecond = 100_000_000
+
+    /// Bytes per second from `64k`, `1.5m`, `512` (k = 1,000; m = 1,000,000) or `2kB/s`, `512B/s`, `1MB/s`,
+    /// `1KiB/s` (KiB = 1,024), from 1 B/s to ``maximumBytesPerSecond``.
     static func byteRate(_ text: String) throws(Problem) -> Int {
-        guard text.lowercased().hasSuffix("/s") else { throw Problem("a rate is written like 2kB/s") }
-        let amount = String(text.dropLast(2))
-        let units: [(String, Double)] = [("kib", 1_024), ("mib", 1_048_576), ("kb", 1_000), ("mb", 1_000_000), ("b", 1)]
-        let lower = amount.lowercased()
-        guard let (suffix, scale) = units.first(where: { lower.hasSuffix($0.0) }),
-              let value = decimal(lower.dropLast(suffix.count)), value > 0 else {
-            throw Problem("'\(text)' is not a rate like 2kB/s or 512B/s")
+        let lower = text.lowercased()
+        let shortUnits: [(String, Double)] = [("k", 1_000), ("m", 1_000_000), ("g", 1_000_000_000), ("", 1)]
+        let longUnits: [(String, Double)] = [("kib", 1_024), ("mib", 1_048_576), ("kb", 1_000), ("mb", 1_000_000), ("b", 1)]
+        let (amount, units) = lower.hasSuffix("/s") ? (lower.dropLast(2), longUnits) : (lower[...], shortUnits)
+        if amount.hasPrefix("-") { throw Problem("'\(text)' is negative: a rate is at least 1 byte per second") }
+        guard let (suffix, scale) = units.first(where: { amount.hasSuffix($0.0) }),
+              let value = decimal(amount.dropLast(suffix.count)) else {
+            throw Problem("'\(text)' is not a rate like 64k, 1m or 2kB/s")
         }
         // Checked as a Double first: a long run of digits is past Int's range, and converting it would trap.
         let bytes = (value * scale).rounded()
-        guard bytes >= 1, bytes <= 1_000_000_000 else { throw Problem("the rate must be from 1 B/s to 1 GB/s") }
+        guard bytes >= 1 else { throw Problem("'\(text)' is below the slowest rate, 1 byte per second") }
+        guard bytes <= Double(maximumBytesPerSecond) else {
+            throw Problem("'\(text)' is past the limit: a rate is at most 100m (100 MB/s)")
+        }
         return Int(bytes)
     }
 

@@ -3,8 +3,12 @@ extension Fault {
     /// grammar reads (``Fault/init(parsing:)``) and renders (``Fault/text``), and what the server decides from.
     package enum Directive: Sendable, Hashable {
         case delay(ClosedRange<Int>)
+        case jitter(Int)
         case rate(bytesPerSecond: Int)
+        case uprate(bytesPerSecond: Int)
         case chunks(count: Int, overMilliseconds: Int)
+        case stall(ClosedRange<Int>)
+        case profile(NetworkProfile)
         case status(Int)
         case message(String)
         case retryAfter(RetryAfter)
@@ -30,8 +34,12 @@ extension Fault {
         package var name: Name {
             switch self {
             case .delay: .delay
+            case .jitter: .jitter
             case .rate: .rate
+            case .uprate: .uprate
             case .chunks: .chunks
+            case .stall: .stall
+            case .profile: .profile
             case .status: .status
             case .message: .message
             case .retryAfter: .retryAfter
@@ -57,12 +65,11 @@ extension Fault {
         /// The value after `=`, or nil for a flag.
         package var value: String? {
             switch self {
-            case .delay(let range):
-                range.lowerBound == range.upperBound
-                    ? Fault.render(milliseconds: range.lowerBound)
-                    : "\(Fault.render(milliseconds: range.lowerBound))..\(Fault.render(milliseconds: range.upperBound))"
-            case .rate(let bytes):
+            case .delay(let range), .stall(let range): Fault.render(range: range)
+            case .jitter(let milliseconds): Fault.render(milliseconds: milliseconds)
+            case .rate(let bytes), .uprate(let bytes):
                 bytes % 1_000_000 == 0 ? "\(bytes / 1_000_000)MB/s" : bytes % 1_000 == 0 ? "\(bytes / 1_000)kB/s" : "\(bytes)B/s"
+            case .profile(let profile): profile.name
             case .chunks(let count, let milliseconds): "\(count)/\(Fault.render(milliseconds: milliseconds))"
             case .status(let code): String(code)
             case .message(let text): text
@@ -87,6 +94,13 @@ extension Fault {
     /// `300ms`, or `2s` when the time is whole seconds.
     static func render(milliseconds: Int) -> String {
         milliseconds > 0 && milliseconds % 1_000 == 0 ? "\(milliseconds / 1_000)s" : "\(milliseconds)ms"
+    }
+
+    /// `300ms`, or `100ms..500ms` for a range.
+    static func render(range: ClosedRange<Int>) -> String {
+        range.lowerBound == range.upperBound
+            ? render(milliseconds: range.lowerBound)
+            : "\(render(milliseconds: range.lowerBound))..\(render(milliseconds: range.upperBound))"
     }
 
     /// A duration in whole milliseconds (rounded; negative durations count as 0), the server's resolution.

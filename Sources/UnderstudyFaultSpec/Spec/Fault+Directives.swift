@@ -18,12 +18,56 @@ extension Fault {
         Fault(directives: [.delay(Fault.milliseconds(range.lowerBound)...Fault.milliseconds(range.upperBound))])
     }
 
-    /// `rate=2kB/s`: the body dribbles in at this many bytes per second (1 B/s to 1 GB/s).
+    /// `jitter=200ms`: a further wait drawn uniformly from zero to this by the session's seeded generator, on
+    /// top of any `delay` (up to 60 s).
+    ///
+    /// - Parameter duration: The longest extra wait, kept in whole milliseconds.
+    /// - Returns: The directive.
+    public static func jitter(_ duration: Duration) -> Fault {
+        Fault(directives: [.jitter(Fault.milliseconds(duration))])
+    }
+
+    /// `rate=64k`: the reply arrives at this many bytes per second, on a seeded schedule (1 B/s to 100 MB/s).
     ///
     /// - Parameter bytesPerSecond: The rate.
     /// - Returns: The directive.
     public static func rate(bytesPerSecond: Int) -> Fault {
         Fault(directives: [.rate(bytesPerSecond: bytesPerSecond)])
+    }
+
+    /// `uprate=16k`: the request body is read at this many bytes per second, so a client's upload progress sees
+    /// the rate (1 B/s to 100 MB/s).
+    ///
+    /// - Parameter bytesPerSecond: The rate.
+    /// - Returns: The directive.
+    public static func uprate(bytesPerSecond: Int) -> Fault {
+        Fault(directives: [.uprate(bytesPerSecond: bytesPerSecond)])
+    }
+
+    /// `stall=500ms`: the body pauses this long at seeded places mid-body, one pause per started 64 KB (up to
+    /// eight), on top of any `rate`.
+    ///
+    /// - Parameter duration: Each pause, kept in whole milliseconds (up to 60 s).
+    /// - Returns: The directive.
+    public static func stall(_ duration: Duration) -> Fault {
+        let milliseconds = Fault.milliseconds(duration)
+        return Fault(directives: [.stall(milliseconds...milliseconds)])
+    }
+
+    /// `stall=200ms..2s`: pauses mid-body, each drawn from the range by the session's seeded generator.
+    ///
+    /// - Parameter range: The shortest and longest pause, kept in whole milliseconds.
+    /// - Returns: The directive.
+    public static func stall(_ range: ClosedRange<Duration>) -> Fault {
+        Fault(directives: [.stall(Fault.milliseconds(range.lowerBound)...Fault.milliseconds(range.upperBound))])
+    }
+
+    /// `profile=3g`: a Network Link Conditioner preset's rates, latency and pauses (100% Loss hangs).
+    ///
+    /// - Parameter profile: The preset, e.g. ``NetworkProfile/threeG``.
+    /// - Returns: The directive.
+    public static func profile(_ profile: NetworkProfile) -> Fault {
+        Fault(directives: [.profile(profile)])
     }
 
     /// `chunks=10/2s`: the body in this many equal pieces spread over the duration.

@@ -37,7 +37,9 @@ import Understudy
         ("retry-after=2", "directive 'retry-after=2' at position 1: 'retry-after' needs status=CODE"),
         ("message=Down", "directive 'message=Down' at position 1: 'message' needs status=CODE"),
         ("status=503; retry-after=nonsense GMT", "directive 'retry-after=nonsense GMT' at position 13"),
-        ("rate=2kB", "a rate is written like 2kB/s"),
+        ("rate=2kB", "'2kB' is not a rate like 64k, 1m or 2kB/s"),
+        ("rate=0", "'0' is below the slowest rate"),
+        ("profile=unknown", "unknown profile 'unknown'; known: 3g, edge"),
     ])
     func badSpecsAre400sNamingTheDirective(spec: String, expected: String) async throws {
         try await withServer { _, client in

@@ -79,9 +79,15 @@ final class RawHTTPConnection {
         }
     }
 
-    /// Reads one HTTP/1.1 response (head plus Content-Length body); nil when the peer closed first.
-    func readResponse() -> RawResponse? {
+    /// Reads one HTTP/1.1 response (head plus Content-Length body); nil when the peer closed first. `arrived`
+    /// hears the size of each read as it lands, for timing what a paced reply sends.
+    func readResponse(arrived: (Int) -> Void = { _ in }) -> RawResponse? {
         var buffer: [UInt8] = []
+        func readChunk() -> [UInt8]? {
+            let chunk = self.readChunk()
+            if let chunk { arrived(chunk.count) }
+            return chunk
+        }
         while true {
             if let headEnd = RawResponse.headEnd(in: buffer) {
                 let head = String(decoding: buffer[..<headEnd], as: UTF8.self)

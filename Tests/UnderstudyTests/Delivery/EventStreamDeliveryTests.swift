@@ -31,6 +31,24 @@ import Testing
         #expect(driver.ending == .end)
     }
 
+    /// Under a network profile every byte goes through the pacer: ten events due at once (interval 1 ms) arrive
+    /// at the rate, not together, and the framing is the unpaced stream's.
+    @Test func aProfiledStreamArrivesAtItsRate() {
+        var plain = stream(count: 10, interval: 1)
+        var paced = stream(count: 10, interval: 1) { $0.bytesPerSecond = 2_000 }
+        var one = DeliveryDriver(startingAt: 0)
+        var two = DeliveryDriver(startingAt: 0)
+        one.run(&plain)
+        two.run(&paced)
+        #expect(two.body == one.body)
+        #expect(two.ending == .end)
+        let seconds = (two.writes.last?.at ?? 0) / 1_000
+        let achieved = Double(two.body.count) / seconds
+        #expect(abs(achieved - 2_000) / 2_000 < 0.05, "\(achieved) B/s over \(two.body.count) bytes: \(two.writes.map { ($0.at, $0.bytes.count) })")
+        // 100 bytes every 50 ms (a stream's slots), never more than a burst at once.
+        #expect(two.writes.allSatisfy { $0.bytes.count <= 100 * RatePacer.burstSlots })
+    }
+
     @Test func theSameSeedAndIdGiveTheSameBytesOnAnyConnection() {
         var first = stream()
         var resumed = stream(resumeAfter: 1)

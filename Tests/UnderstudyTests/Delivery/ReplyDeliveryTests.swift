@@ -44,16 +44,27 @@ import Testing
     }
 
     @Test func aPacedBodyKeepsItsRate() {
-        // 1,000 bytes a second: 64 bytes every 64 ms.
-        let long = [UInt8](repeating: 7, count: 640)
+        // 1,000 bytes a second for 2.5 s: 50 slots of 50 ms, 50 bytes each.
+        let long = [UInt8](repeating: 7, count: 2_500)
         var delivery = PacedBody(body: long, pacing: .bytesPerSecond(1_000))
         var driver = DeliveryDriver(startingAt: 0)
         driver.run(&delivery)
-        #expect(driver.head == .some(640))
+        #expect(driver.head == .some(2_500))
         #expect(driver.body == long)
-        #expect(driver.writes.map(\.at) == (1...10).map { Double($0 * 64) })
-        #expect(driver.writes.allSatisfy { $0.bytes.count == 64 })
+        #expect(driver.writes.map(\.at) == (1...50).map { Double($0 * 50) })
+        #expect(driver.writes.allSatisfy { $0.bytes.count == 50 })
         #expect(driver.ending == .end)
+    }
+
+    @Test func aLongSlowBodyIsSentInFewerLongerSlots() {
+        // 309 KB at 16 kB/s: 19 s, so slots of 386 ms (6,176 bytes), not hundreds of tiny writes a second.
+        let pacer = RatePacer(bytesPerSecond: 16_000, length: 309_548)
+        #expect(pacer.slotMilliseconds == 386)
+        #expect(pacer.bytesPerSlot == 6_176)
+        #expect(RatePacer(bytesPerSecond: 1_000, length: 1_000_000).slotMilliseconds == 500)
+        // A short fast one: 256 KiB at 1 MB/s is 262 ms, so slots of 10 ms.
+        #expect(RatePacer(bytesPerSecond: 1_000_000, length: 262_144).slotMilliseconds == 10)
+        #expect(RatePacer(bytesPerSecond: 16_000).slotMilliseconds == 50)
     }
 
     @Test func aLateTurnDoesNotPushTheScheduleBack() {

@@ -53,7 +53,16 @@ import Testing
         ("status=429; retry-after=soon", "retry-after=soon", 13, "whole seconds or an HTTP-date"),
         ("offline=1s", "offline=1s", 1, "POST /__understudy/offline"),
         ("malformed=xml", "malformed=xml", 1, "'syntax' or 'shape'"),
-        ("rate=99999999999999999999B/s", "rate=99999999999999999999B/s", 1, "from 1 B/s to 1 GB/s"),
+        ("rate=99999999999999999999B/s", "rate=99999999999999999999B/s", 1, "past the limit: a rate is at most 100m"),
+        ("rate=0", "rate=0", 1, "below the slowest rate, 1 byte per second"),
+        ("rate=-1k", "rate=-1k", 1, "'-1k' is negative"),
+        ("rate=1g", "rate=1g", 1, "'1g' is past the limit: a rate is at most 100m (100 MB/s)"),
+        ("rate=fast", "rate=fast", 1, "not a rate like 64k, 1m or 2kB/s"),
+        ("uprate=0k", "uprate=0k", 1, "below the slowest rate"),
+        ("jitter=2m", "jitter=2m", 1, "longer than 60 s"),
+        ("stall=1s..100ms", "stall=1s..100ms", 1, "low end is above its high end"),
+        ("profile=5g", "profile=5g", 1, "unknown profile '5g'; known: 3g, edge, lte, wifi, dsl, very-bad-network, 100-loss"),
+        ("profile=", "profile=", 1, "'profile' needs a value, e.g. profile=3g"),
         ("status=503;retry-after=9223372036854775807", "retry-after=9223372036854775807", 12, "at most 31536000 seconds"),
         ("rate-limit=9223372036854775807/1s", "rate-limit=9223372036854775807/1s", 1, "at most 1000000 requests"),
     ])
@@ -77,6 +86,11 @@ import Testing
         ("truncate=5; truncate-chunked", "truncate-chunked", 13, "decide how the body is sent"),
         ("rate=1kB/s; chunks=2/1s", "chunks=2/1s", 13, "decide how the body is sent"),
         ("malformed; chunk=1", "chunk=1", 12, "only to /products/stream"),
+        ("profile=3g; rate=1k", "rate=1k", 13, "the profile sets the rates"),
+        ("delay=1s; profile=edge", "profile=edge", 11, "the profile sets the rates, the latency and the pauses"),
+        ("profile=3g; hang", "hang", 13, "each decides the whole reply"),
+        ("stall=1s; truncate=5", "truncate=5", 11, "decide how the body is sent"),
+        ("stall=1s; drop-after=2", "drop-after=2", 11, "only to /products/stream"),
     ])
     func clashesNameTheSecondDirectiveAndItsPosition(spec: String, directive: String, position: Int, reason: String) {
         FaultSpecParsingTests.expectRefusal(spec, directive: directive, position: position, reason: "cannot be combined")
@@ -85,7 +99,8 @@ import Testing
 
     /// The words of a few refusals in full, as the 400's body carries them.
     @Test func refusalsAreWordedExactly() {
-        let unknown = "unknown directive 'x'; known: delay, rate, chunks, status, message, retry-after, rate-limit, "
+        let unknown = "unknown directive 'x'; known: delay, jitter, rate, uprate, chunks, stall, profile, status, "
+            + "message, retry-after, rate-limit, "
             + "expire-token, malformed, truncate, truncate-chunked, empty, reset, hang, garbage, drop-after, "
             + "cut-mid-event, reset-after, stall-after, malformed-event, newline, chunk"
         #expect((try? FaultSpec(parsing: "x")) == nil)

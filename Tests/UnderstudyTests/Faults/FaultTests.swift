@@ -14,6 +14,15 @@ import UnderstudyFaultSpec
         (.rate(bytesPerSecond: 512), "rate=512B/s"),
         (.rate(bytesPerSecond: 3_000_000), "rate=3MB/s"),
         (.chunks(10, over: .seconds(2)), "chunks=10/2s"),
+        (.jitter(.milliseconds(250)), "jitter=250ms"),
+        (.delay(.seconds(1)) + .jitter(.seconds(2)), "delay=1s; jitter=2s"),
+        (.uprate(bytesPerSecond: 16_000), "uprate=16kB/s"),
+        (.stall(.milliseconds(500)), "stall=500ms"),
+        (.rate(bytesPerSecond: 64_000) + .stall(.milliseconds(200) ... .seconds(2)), "rate=64kB/s; stall=200ms..2s"),
+        (.profile(.threeG), "profile=3g"),
+        (.profile(.veryBadNetwork), "profile=very-bad-network"),
+        (.status(503) + .profile(.totalLoss), "status=503; profile=100-loss"),
+        (.uprate(bytesPerSecond: 1) + .hang, "uprate=1B/s; hang"),
         (.status(503), "status=503"),
         (.status(204), "status=204"),
         (.status(500, message: "Database on fire"), "status=500; message=Database on fire"),
@@ -62,6 +71,10 @@ import UnderstudyFaultSpec
         switch name {
         case .delay: .delay(.milliseconds(100) ... .milliseconds(1_500))
         case .rate: .rate(bytesPerSecond: 1_024)
+        case .uprate: .uprate(bytesPerSecond: 100_000_000)
+        case .jitter: .jitter(.seconds(60))
+        case .stall: .stall(.milliseconds(1) ... .seconds(60))
+        case .profile: .profile(.dsl)
         case .chunks: .chunks(3, over: .milliseconds(1_250))
         case .status: .status(429)
         case .message: .status(500) + .message("Down; for now")
@@ -104,6 +117,12 @@ import UnderstudyFaultSpec
         #expect(try Fault(parsing: " STATUS = 503 ;; Retry-After=2 ") == .status(503, retryAfter: .seconds(2)))
         #expect(try Fault(parsing: "rate=2KB/s") == .rate(bytesPerSecond: 2_000))
         #expect(try Fault(parsing: "rate=1KiB/s") == .rate(bytesPerSecond: 1_024))
+        #expect(try Fault(parsing: "rate=64k") == .rate(bytesPerSecond: 64_000))
+        #expect(try Fault(parsing: "rate=1.5M") == .rate(bytesPerSecond: 1_500_000))
+        #expect(try Fault(parsing: "uprate=512") == .uprate(bytesPerSecond: 512))
+        #expect(try Fault(parsing: "profile=Wi-Fi") == .profile(.wifi))
+        #expect(try Fault(parsing: "profile=Very Bad Network") == .profile(.veryBadNetwork))
+        #expect(try Fault(parsing: "profile=100% Loss") == .profile(.totalLoss))
         #expect(try Fault(parsing: "delay=1.5s") == .delay(.milliseconds(1_500)))
         #expect(try Fault(parsing: "delay=250") == .delay(.milliseconds(250)))
         #expect(try Fault(parsing: "malformed=json") == .malformed)

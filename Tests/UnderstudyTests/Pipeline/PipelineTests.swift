@@ -109,7 +109,15 @@ import UnderstudyJSON
         #expect(plan(fault: "truncate=50%").delivery == .truncated(bytes: length / 2))
         #expect(plan(fault: "truncate=\(length * 2)").delivery == .truncated(bytes: length - 1))
         #expect(plan(fault: "truncate-chunked").delivery == .truncatedChunked)
-        #expect(plan(fault: "chunks=4/100ms").delivery == .paced(.chunks(count: 4, overMilliseconds: 100)))
+        #expect(plan(fault: "chunks=4/100ms").delivery == .paced(.chunks(count: 4, overMilliseconds: 100), stall: nil, seed: 0))
+        #expect(plan(fault: "rate=64k").delivery == .paced(.bytesPerSecond(64_000), stall: nil, seed: 0))
+        // A pause alone paces nothing but is still a paced body, its schedule drawn from the session's generator.
+        guard case .paced(nil, stall: 500...500, let seed) = plan(fault: "stall=500ms").delivery else {
+            Issue.record("stall alone is not a paced body")
+            return
+        }
+        #expect(seed != 0)
+        #expect(plan(fault: "profile=100-loss").delivery == .hang)
     }
 
     @Test func connectionFaultsWinOverBodyFaults() {

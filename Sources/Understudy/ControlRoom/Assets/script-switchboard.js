@@ -1,6 +1,7 @@
 // ---------- switchboard ----------
 const SWITCHES = [
   { label: "Latency", spec: () => `delay=${$("latency").value}ms`, same: (fault) => fault.startsWith("delay=") },
+  { label: "Throttle", spec: () => `profile=${$("throttle").value}`, same: (fault) => fault.startsWith("profile=") },
   { label: "401 expire-token", spec: () => "expire-token" },
   { label: "429 rate-limit", spec: () => "rate-limit=3/10s" },
   { label: "500", spec: () => "status=500" },

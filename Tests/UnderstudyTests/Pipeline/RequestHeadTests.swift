@@ -1,0 +1,61 @@
+import Testing
+@testable import Understudy
+
+/// What the transport reads of a head before evhttp reads the body: the fault and the session, nothing else.
+@Suite struct RequestHeadTests {
+    private func head(_ text: String) -> RequestHead? {
+        Array(text.utf8).withUnsafeBytes { RequestHead($0) }
+    }
+
+    @Test func readsTheFaultHeaderAndTheSessionInAnyCase() {
+        let read = head("POST /products/add HTTP/1.1\r\nhost: x\r\nx-understudy-FAULT:  uprate=16k \r\n"
+                        + "X-Understudy-Session: s1\r\n\r\n")
+        #expect(read?.fault == "uprate=16k")
+        #expect(read?.session == "s1")
+        let sized = head("POST / HTTP/1.1\r\nContent-Length: 12\r\nX-Understudy-Session: s\r\nX-Understudy-Token: t\r\n\r\n")
+        #expect(sized?.bodyBytes == 12)
+        #expect(sized?.token == "t")
+    }
+
+    @Test func theHeaderWinsOverTheQuery() {
+        #expect(head("POST /p?_fault=uprate%3D1k HTTP/1.1\r\n\r\n")?.fault == "uprate=1k")
+        #expect(head("POST /p?_fault=uprate=1k HTTP/1.1\r\nX-Understudy-Fault: uprate=2k\r\n\r\n")?.fault == "uprate=2k")
+    }
+
+    @Test func aHeadThatAsksForNothingIsNotRead() {
+        #expect(head("POST /products/add HTTP/1.1\r\nHost: localhost\r\nContent-Length: 3\r\n\r\n") == nil)
+        #expect(head("GET /understudy HTTP/1.1\r\n\r\n") == nil)
+        #expect(head("GET / HTTP/1.1\r\nX-Understudy-Fault:\r\n\r\n") == nil)
+        #expect(head("") == nil)
+    }
+
+    @Test func thePipelineTakesTheRateFromTheFaultOrTheSessionsProfile() throws {
+        let journal = Journal(capacity: 10)
+        let pipeline = Pipeline(configuration: UnderstudyServer.Configuration(),
+                                faults: FaultController(seed: 1, journal: journal), journal: journal)
+        func rate(_ text: String) -> Int? {
+            Array(text.utf8).withUnsafeBytes { pipeline.uploadRate(forHead: $0)?.bytesPerSecond }
+        }
+        #expect(rate("POST / HTTP/1.1\r\nX-Understudy-Fault: uprate=16k\r\n\r\n") == 16_000)
+        #expect(rate("POST / HTTP/1.1\r\nX-Understudy-Fault: profile=edge\r\n\r\n") == 25_000)
+        #expect(rate("POST / HTTP/1.1\r\nX-Understudy-Fault: uprate=0\r\n\r\n") == nil)
+        #expect(rate("POST / HTTP/1.1\r\nX-Understudy-Session: dsl\r\n\r\n") == nil)
+        pipeline.faults.startSession("dsl", profile: .dsl)
+        #expect(rate("POST / HTTP/1.1\r\nX-Understudy-Session: dsl\r\n\r\n") == 32_000)
+    }
+
+    /// A server with an admin token honours a head's `uprate` only with the token, as it would the fault itself.
+    @Test func anAdminTokenIsNeededForAnUploadRateAsForAnyFault() {
+        var configuration = UnderstudyServer.Configuration()
+        configuration.adminToken = "secret"
+        let journal = Journal(capacity: 10)
+        let pipeline = Pipeline(configuration: configuration, faults: FaultController(seed: 1, journal: journal),
+                                journal: journal)
+        func rate(_ text: String) -> Int? {
+            Array(text.utf8).withUnsafeBytes { pipeline.uploadRate(forHead: $0)?.bytesPerSecond }
+        }
+        #expect(rate("POST / HTTP/1.1\r\nX-Understudy-Fault: uprate=1\r\n\r\n") == nil)
+        #expect(rate("POST / HTTP/1.1\r\nX-Understudy-Fault: uprate=1\r\nX-Understudy-Token: wrong\r\n\r\n") == nil)
+        #expect(rate("POST / HTTP/1.1\r\nX-Understudy-Fault: uprate=1\r\nX-Understudy-Token: secret\r\n\r\n") == 1)
+    }
+}
