@@ -11,9 +11,9 @@ enum ServerTrust {
     static func refusal(of trust: SecTrust) -> APIError.Kind? {
         var error: CFError?
         guard !SecTrustEvaluateWithError(trust, &error) else { return nil }
-        switch error.map({ OSStatus(CFErrorGetCode($0)) }) {
-        case errSecCertificateExpired, errSecCertificateNotValidYet: return .certificateExpired
-        case errSecHostNameMismatch: return .wrongHost
+        switch error.map({ Int(CFErrorGetCode($0)) }) {
+        case Int(errSecCertificateExpired), Int(errSecCertificateNotValidYet): return .certificateExpired
+        case Int(errSecHostNameMismatch): return .wrongHost
         default: return .untrustedCertificate
         }
     }
@@ -36,14 +36,17 @@ enum ServerTrust {
               let attributes = SecKeyCopyAttributes(key) as? [CFString: Any],
               let type = attributes[kSecAttrKeyType] as? String else { return nil }
         let bits = attributes[kSecAttrKeySizeInBits] as? Int ?? 0
-        let algorithm: SubjectPublicKeyInfo.Algorithm
-        switch (type, bits) {
-        case (kSecAttrKeyTypeRSA as String, _): algorithm = .rsa
-        case (kSecAttrKeyTypeECSECPrimeRandom as String, 256): algorithm = .p256
-        case (kSecAttrKeyTypeECSECPrimeRandom as String, 384): algorithm = .p384
-        default: return nil
+        let isEC = type == (kSecAttrKeyTypeECSECPrimeRandom as String)
+        let algorithm: SubjectPublicKeyInfo.Algorithm? = if type == (kSecAttrKeyTypeRSA as String) {
+            .rsa
+        } else if isEC && bits == 256 {
+            .p256
+        } else if isEC && bits == 384 {
+            .p384
+        } else {
+            nil
         }
-        return SubjectPublicKeyInfo.der(algorithm, key: raw)
+        return algorithm.map { SubjectPublicKeyInfo.der($0, key: raw) }
     }
 }
 #endif
