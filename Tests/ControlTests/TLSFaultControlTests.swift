@@ -31,6 +31,7 @@ import UnderstudyTestSupport
     @Test func queueListAndClearAreTypedAndPresentedHandshakesAreCounted() async throws {
         try await withHTTPS { server, port, ca in
             let control = server.control
+            #expect(try await control.health().servesHTTPS)
             let queued = try await control.queueTLSFault(.expired, times: 2)
             #expect(queued == QueuedTLSFault(fault: .expired, remaining: 2))
             try await control.queueTLSFault(.reset)
@@ -55,6 +56,7 @@ import UnderstudyTestSupport
 
     @Test func aServerWithoutHTTPSIsAConflictAndBadTimesAreABadRequest() async throws {
         try await ServerProcess.with { server in
+            #expect(try await !server.control.health().servesHTTPS)
             await #expect(throws: ControlError.self) { try await server.control.queueTLSFault(.reset) }
             do {
                 _ = try await server.control.tlsFaults()

@@ -1,12 +1,14 @@
 // ---------- TLS faults ----------
-// Shown only when the server serves HTTPS (GET /tls-faults answers 409 otherwise). A handshake that fails on purpose
-// never becomes a request, so the feed says nothing of it: the list is asked for again when the feed (re)connects,
-// after each button, and every 2 s while the panel is shown.
+// Shown only when the server serves HTTPS (GET /health says `"https": true`; asking /tls-faults of a plain server
+// would log its 409 in the console). A handshake that fails on purpose never becomes a request, so the feed says
+// nothing of it: the list is asked for again when the feed (re)connects, after each button, and every 2 s while
+// the panel is shown.
 let tlsTimer = 0;
 
 async function refreshTLSFaults() {
-  const reply = await admin("GET", "/tls-faults");
-  const shown = reply.ok && reply.json !== null;
+  const health = tlsTimer ? null : await admin("GET", "/health");
+  const reply = tlsTimer || (health.ok && health.json && health.json.https === true) ? await admin("GET", "/tls-faults") : null;
+  const shown = reply !== null && reply.ok && reply.json !== null;
   $("tls").hidden = !shown;
   if (shown) renderTLSFaults(reply.json);
   if (shown && !tlsTimer) tlsTimer = setInterval(refreshTLSFaults, 2000);
