@@ -3,18 +3,18 @@
 /// Each kind is also served on every handshake whose SNI name is ``serverName`` (`expired.localhost`, …), for a
 /// client that can choose its host.
 public enum TLSFaultKind: String, Sendable, Hashable, CaseIterable, Codable {
-    /// A certificate from the server's CA for the right names that ended 30 days ago.
+    /// Expired 30 days ago, otherwise right: a client reports an expired certificate.
     case expired
-    /// A certificate from the server's CA for `wrong.host.invalid` only: a hostname mismatch.
+    /// Issued for `wrong.host.invalid` only: a client reports a hostname mismatch.
     case wrongHost = "wrong-host"
-    /// A certificate for the right names from a CA no client trusts.
+    /// Issued by a CA nobody trusts: a client reports an unknown issuer.
     case unknownIssuer = "unknown-issuer"
-    /// A certificate for the right names signed by its own key.
+    /// Signed by its own key: a client reports a self-signed certificate.
     case selfSigned = "self-signed"
-    /// A certificate valid in every way but over another key: only a client pinning the key that
-    /// `understudy tls pin` printed refuses it.
+    /// Trusted, current and for the right names, over a key other than the pinned one: only a pinning client
+    /// refuses it.
     case wrongKey = "wrong-key"
-    /// The TCP connection is reset once the ClientHello is read, with no alert.
+    /// No certificate at all: the connection is reset after the ClientHello.
     case reset
 
     /// The SNI name that always presents this fault, e.g. `expired.localhost` (`untrusted.localhost` is a second

@@ -31,22 +31,16 @@ function renderTLSFaults(status) {
     tlsItem(`${presented.time.slice(11, 23)} ${presented.fault}${presented.serverName ? " (SNI " + presented.serverName + ")" : ""}`)));
 }
 
-function showTLSResult(reply, success) {
-  const result = $("tls-result");
-  result.textContent = reply.ok ? success : (reply.json && reply.json.message) || reply.text;
-  result.className = reply.ok ? "stat" : "error";
-}
-
 $("tls-form").addEventListener("submit", async (event) => {
   event.preventDefault();
   const times = Number($("tls-times").value || "1");
   const reply = await admin("POST", "/tls-faults", { fault: $("tls-fault").value, times });
-  showTLSResult(reply, reply.ok ? `Queued ${reply.json.fault} for the next ${reply.json.remaining} handshake(s)` : "");
+  showReply("tls-result", reply, reply.ok ? `Queued ${reply.json.fault} for the next ${reply.json.remaining} handshake(s)` : "");
   await refreshTLSFaults();
 });
 
 $("tls-clear").addEventListener("click", async () => {
   const reply = await admin("DELETE", "/tls-faults");
-  showTLSResult(reply, reply.ok ? `Dropped ${reply.json.deleted} queued fault(s)` : "");
+  showReply("tls-result", reply, reply.ok ? `Dropped ${reply.json.deleted} queued fault(s)` : "");
   await refreshTLSFaults();
 });
