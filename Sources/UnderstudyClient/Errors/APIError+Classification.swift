@@ -145,14 +145,12 @@ extension APIError {
         return headers
     }
 
-    /// Darwin reports nearly every refused certificate as `serverCertificateUntrusted`, with the server's trust
-    /// attached: evaluating it again names the reason. FoundationNetworking passes libcurl's text, which names it
-    /// too ("certificate has expired", "no alternative certificate subject name matches").
+    /// FoundationNetworking passes libcurl's text, which names the reason ("certificate has expired", "no
+    /// alternative certificate subject name matches"). Darwin reports nearly every refused certificate as
+    /// `serverCertificateUntrusted`: the client's own sends evaluate the attached trust again to say why (off the
+    /// main thread, which this public function cannot promise), see `SessionRouter.classify(_:host:)`.
     private static func certificateKind(_ error: URLError) -> Kind {
         if error.code == .serverCertificateHasBadDate || error.code == .serverCertificateNotYetValid { return .certificateExpired }
-        #if canImport(Security)
-        if let trust = error.failureURLPeerTrust, let kind = ServerTrust.refusal(of: trust) { return kind }
-        #endif
         let text = describe(error).lowercased()
         if text.contains("expired") || text.contains("not yet valid") { return .certificateExpired }
         if text.contains("subject name") || text.contains("host name") || text.contains("hostname") { return .wrongHost }

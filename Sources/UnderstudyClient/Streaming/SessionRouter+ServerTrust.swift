@@ -6,8 +6,16 @@ import UnderstudyLocking
 
 extension SessionRouter {
     /// Classifies a send's error; a cancellation caused by a refused pin (for `host`) is ``APIError/Kind/pinMismatch``.
+    /// On Apple platforms an untrusted certificate's attached trust is evaluated again to say why (expired, wrong
+    /// host): `SecTrustEvaluateWithError` may block, and the client's sends never run on the main thread.
     func classify(_ error: any Error, host: String?) -> APIError {
         var failure = APIError.classify(error)
+        #if canImport(Security)
+        if failure.kind == .untrustedCertificate, let trust = (error as? URLError)?.failureURLPeerTrust,
+           let kind = ServerTrust.refusal(of: trust) {
+            failure.kind = kind
+        }
+        #endif
         guard failure.kind == .cancelled, let host else { return failure }
         let refused = pinRejections.withLock { rejections -> Bool in
             guard let count = rejections[host] else { return false }

@@ -11,7 +11,7 @@ enum ServerTrust {
     static func refusal(of trust: SecTrust) -> APIError.Kind? {
         var error: CFError?
         guard !SecTrustEvaluateWithError(trust, &error) else { return nil }
-        switch error.map({ Int(CFErrorGetCode($0)) }) {
+        switch error.map({ Int(CFErrorGetCode($0)) }) ?? 0 {
         case Int(errSecCertificateExpired), Int(errSecCertificateNotValidYet): return .certificateExpired
         case Int(errSecHostNameMismatch): return .wrongHost
         default: return .untrustedCertificate
@@ -33,9 +33,9 @@ enum ServerTrust {
     private static func subjectPublicKeyInfo(of certificate: SecCertificate) -> Data? {
         guard let key = SecCertificateCopyKey(certificate),
               let raw = SecKeyCopyExternalRepresentation(key, nil) as Data?,
-              let attributes = SecKeyCopyAttributes(key) as? [CFString: Any],
-              let type = attributes[kSecAttrKeyType] as? String else { return nil }
-        let bits = attributes[kSecAttrKeySizeInBits] as? Int ?? 0
+              let attributes = SecKeyCopyAttributes(key) as? [String: Any],
+              let type = attributes[kSecAttrKeyType as String] as? String else { return nil }
+        let bits = attributes[kSecAttrKeySizeInBits as String] as? Int ?? 0
         let isEC = type == (kSecAttrKeyTypeECSECPrimeRandom as String)
         let algorithm: SubjectPublicKeyInfo.Algorithm? = if type == (kSecAttrKeyTypeRSA as String) {
             .rsa
