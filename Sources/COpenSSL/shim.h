@@ -31,6 +31,14 @@ static inline void understudy_ssl_ctx_release_buffers(SSL_CTX *context) {
     SSL_CTX_set_mode(context, SSL_MODE_RELEASE_BUFFERS);
 }
 
+/// Calls `callback` with `argument` once a ClientHello's SNI name is read (SSL_CTX_set_tlsext_servername_callback
+/// and its _arg are macros over SSL_CTX_callback_ctrl and SSL_CTX_ctrl).
+static inline void understudy_ssl_ctx_set_server_name_callback(SSL_CTX *context, int (*callback)(SSL *, int *, void *),
+                                                               void *argument) {
+    SSL_CTX_set_tlsext_servername_callback(context, callback);
+    SSL_CTX_set_tlsext_servername_arg(context, argument);
+}
+
 /// The bytes a memory BIO holds (BIO_get_mem_data is a macro over BIO_ctrl).
 static inline long understudy_bio_memory(BIO *bio, char **bytes) {
     return BIO_get_mem_data(bio, bytes);

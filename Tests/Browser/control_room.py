@@ -180,6 +180,7 @@ def main():
                       "the six shipped scenarios as buttons")
             expect(server.admin("GET", "/recording")[1]["upstream"] is None, "the plain server has no upstream")
             expect(not room.el("recording").is_displayed(), "no Recording panel without an upstream or a replay")
+            expect(not room.el("tls").is_displayed(), "no TLS faults panel without HTTPS")
 
         def fault_effect_and_recovery():
             switch = room.switch("status=503; retry-after=2")

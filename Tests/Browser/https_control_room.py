@@ -16,6 +16,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 os.environ["SE_OFFLINE"] = "true"  # Selenium Manager must never fetch a driver or a browser.
 
@@ -52,6 +53,16 @@ def browser(home):
     driver.set_script_timeout(20)
     driver.set_page_load_timeout(20)
     return driver
+
+
+def wait_for(condition, what, seconds=10):
+    """Polls `condition` every 50 ms until it holds; fails naming `what` after `seconds`."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.05)
+    expect(False, "timed out waiting for %s" % what)
 
 
 def trusting_home(work, ca_path):
@@ -95,7 +106,20 @@ def main():
                   .then(r => done(r.status), e => done(String(e)));""")
             expect(status == 200, "/auth/me with the cookie alone: %r" % status)
 
+        def queues_tls_faults_from_the_panel():
+            trusted.get(page)
+            wait_for(lambda: trusted.find_element("id", "tls").is_displayed(), "the TLS faults panel")
+            trusted.find_element("id", "tls-times").clear()
+            trusted.find_element("id", "tls-times").send_keys("2")
+            trusted.find_element("css selector", "#tls-form button[type=submit]").click()
+            wait_for(lambda: "expired × 2" in trusted.find_element("id", "tls-queued").text, "the queued fault listed")
+            trusted.find_element("id", "tls-clear").click()
+            wait_for(lambda: trusted.find_element("id", "tls-queued").text == "", "the queue cleared")
+            expect(trusted.find_element("id", "tls-result").text == "Dropped 1 queued fault(s)",
+                   trusted.find_element("id", "tls-result").text)
+
         checks.run("the control room loads over https in a secure context", loads_in_a_secure_context)
+        checks.run("the TLS faults panel queues and clears a fault", queues_tls_faults_from_the_panel)
         checks.run("the page reaches the admin API as its own https origin", reaches_the_admin_api_as_its_own_origin)
         checks.run("the Secure login cookie is kept and sent over https", keeps_and_sends_the_secure_login_cookie)
 

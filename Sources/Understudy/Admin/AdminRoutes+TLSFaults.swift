@@ -2,7 +2,8 @@ import UnderstudyJSON
 
 extension AdminRoutes {
     /// `/__understudy/tls-faults`: `POST {"fault": "expired", "times": 2}` queues a TLS fault for the next
-    /// handshakes (after those queued), `GET` lists what is queued, `DELETE` drops it all.
+    /// handshakes (after those queued), `GET` lists what is queued and what was presented (a failed handshake never
+    /// reaches the journal), `DELETE` drops what is queued.
     func tlsFaults(_ request: HTTPRequest, method: String) throws(APIError) -> HTTPResponse {
         guard let queue = transport.tlsFaults else {
             throw APIError(409, "This server serves no HTTPS: start it with --tls or --tls-port to queue TLS faults")
@@ -24,7 +25,12 @@ extension AdminRoutes {
         case "DELETE":
             return deleted(queue.removeAll())
         default:
-            return json(.object(JSONObject([.init(key: "tlsFaults", value: .array(queue.queued.map(pending)))])))
+            let presented = queue.presented
+            return json(.object(JSONObject([
+                .init(key: "tlsFaults", value: .array(queue.queued.map(pending))),
+                .init(key: "presented", value: .number(JSONNumber(presented.count))),
+                .init(key: "recent", value: .array(presented.recent.map(self.presented))),
+            ])))
         }
     }
 
@@ -32,6 +38,14 @@ extension AdminRoutes {
         .object(JSONObject([
             .init(key: "fault", value: .string(pending.fault.rawValue)),
             .init(key: "remaining", value: .number(JSONNumber(pending.remaining))),
+        ]))
+    }
+
+    private func presented(_ presented: TLSFaultQueue.Presented) -> JSONValue {
+        .object(JSONObject([
+            .init(key: "fault", value: .string(presented.fault.rawValue)),
+            .init(key: "serverName", value: presented.serverName.map(JSONValue.string) ?? .null),
+            .init(key: "time", value: .string(Timestamp.iso8601(presented.time))),
         ]))
     }
 }

@@ -42,7 +42,8 @@ struct AdminRoutes {
                 .init(key: "requests", value: .number(JSONNumber(journal.count))),
                 .init(key: "offline", value: .bool(transport.isOffline)),
                 .init(key: "heldConnections", value: .number(JSONNumber(transport.heldReplies))),
-            ])))
+                // Only with HTTPS, so a plain server's reply keeps its bytes; the control room shows TLS faults then.
+            ] + (transport.tlsFaults == nil ? [] : [.init(key: "https", value: .bool(true))]))))
         case ("GET", "recording"?, 1), ("POST", "recording"?, 1), ("DELETE", "recording"?, 1),
              ("POST", "recording"?, 2) where segments[1] == "snapshot":
             return try recordingRoute(request, method: method, segments)

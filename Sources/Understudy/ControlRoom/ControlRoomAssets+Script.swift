@@ -17,6 +17,8 @@ extension ControlRoomAssets {
         PackageResources.script_stage_js,
         // The recording panel (with an upstream or a replay): start, stop, snapshot, recorded routes and misses.
         PackageResources.script_recording_js,
+        // The TLS faults panel (when the server serves HTTPS): queue, clear, and the handshakes presented.
+        PackageResources.script_tls_js,
         // The demo client: a paged list, login and /auth/me with retries and backoff, and the price ticker.
         PackageResources.script_demo_client_js,
         // Stage settings (type size, theme) and start-up.

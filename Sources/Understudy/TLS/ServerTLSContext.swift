@@ -4,7 +4,8 @@ import COpenSSL
 import Foundation
 
 /// The server side's OpenSSL context: one certificate and key, TLS 1.2 and up, and a TLS bufferevent per
-/// connection for evhttp, presenting a wrong certificate (or resetting) while a TLS fault is queued.
+/// connection for evhttp, presenting a wrong certificate (or resetting) while a TLS fault is queued or when the
+/// client asks for one by SNI name (`expired.localhost`, …).
 ///
 /// `@unchecked Sendable`: both `SSL_CTX`s and the fault certificates are filled in once, in `init`, and after that
 /// only read by `SSL_new` and `SSL_use_certificate`, which OpenSSL allows from any thread; connections are made on
@@ -57,6 +58,26 @@ final class ServerTLSContext: @unchecked Sendable {
             return SSL_CLIENT_HELLO_ERROR
         }, nil)
         self.faultIdentities = faultIdentities
+        // Unretained: the context is freed in deinit, so it never calls back into a freed self.
+        understudy_ssl_ctx_set_server_name_callback(context, { ssl, alert, argument in
+            guard let ssl, let argument else { return SSL_TLSEXT_ERR_OK }
+            return Unmanaged<ServerTLSContext>.fromOpaque(argument).takeUnretainedValue().serverNameSeen(on: ssl, alert: alert)
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// Presents the fault a fixed SNI name asks for (`expired.localhost`…), unless a queued fault already took this
+    /// handshake; other names are served as usual.
+    private func serverNameSeen(on ssl: OpaquePointer, alert: UnsafeMutablePointer<Int32>?) -> Int32 {
+        guard let text = SSL_get_servername(ssl, Int32(TLSEXT_NAMETYPE_host_name)),
+              let fault = TLSFault(serverName: String(cString: text)),
+              SSL_get_certificate(ssl) == SSL_CTX_get0_certificate(context) else { return SSL_TLSEXT_ERR_OK }
+        faults.record(fault, serverName: String(cString: text))
+        if fault == .reset {
+            Posix.resetKeepingDescriptor(SSL_get_fd(ssl))
+            alert?.pointee = SSL_AD_INTERNAL_ERROR
+            return SSL_TLSEXT_ERR_ALERT_FATAL
+        }
+        return faultIdentities.present(fault, on: ssl) ? SSL_TLSEXT_ERR_OK : SSL_TLSEXT_ERR_ALERT_FATAL
     }
 
     private static func makeContext(certificate: String, key: String) throws(TLSError) -> OpaquePointer {

@@ -15,3 +15,19 @@ enum TLSFault: String, CaseIterable, Sendable {
     /// The TCP connection is reset once the ClientHello is read, with no alert.
     case reset
 }
+
+extension TLSFault {
+    /// The SNI names that always present this fault, in the style of badssl.com: `expired.localhost`,
+    /// `wrong-host.localhost`, … and `untrusted.localhost` for an unknown issuer too. `.localhost` names resolve to
+    /// the loopback address in curl and browsers (RFC 6761), and never leave the machine.
+    var serverNames: [String] {
+        self == .unknownIssuer ? ["\(rawValue).localhost", "untrusted.localhost"] : ["\(rawValue).localhost"]
+    }
+
+    /// The fault an SNI name always presents, if it is one of ``serverNames`` (case-insensitive, as DNS is).
+    init?(serverName: String) {
+        let name = serverName.lowercased()
+        guard let fault = TLSFault.allCases.first(where: { $0.serverNames.contains(name) }) else { return nil }
+        self = fault
+    }
+}

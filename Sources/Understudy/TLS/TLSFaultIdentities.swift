@@ -26,6 +26,9 @@ struct TLSFaultIdentities {
             (.wrongKey, names, ca, current),
         ]
         for (fault, names, issuer, validity) in plans {
+            // A client asking for the fault by SNI name checks that name first: it is on the certificate, so the
+            // client's error names the fault rather than a hostname mismatch (except for wrong-host, of course).
+            let names = fault == .wrongHost ? names : names + fault.serverNames.compactMap(SubjectName.init(host:))
             let key = try PrivateKey.generateP256()
             let certificate = try CertificateIssuer.issueLeaf(key: key, names: names, ca: issuer, from: validity.from,
                                                               until: validity.until)

@@ -78,7 +78,7 @@ extension APIClient {
                 }
                 failure = error
             } catch {
-                failure = APIError.classify(error)
+                failure = router.classify(error, host: request.url?.host)
             }
             let tagged = failure.tagged(method: method, url: base.url, attempts: attempts)
             if failure.kind == .cancelled { throw tagged }

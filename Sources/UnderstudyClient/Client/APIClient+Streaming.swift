@@ -89,7 +89,7 @@ extension APIClient {
             }
             return StreamedResponse(response: response, bytes: ByteStream(bytes), task: task)
         } catch {
-            throw APIError.classify(error).tagged(method: method, url: request.url, attempts: 1)
+            throw router.classify(error, host: request.url?.host).tagged(method: method, url: request.url, attempts: 1)
         }
     }
 }

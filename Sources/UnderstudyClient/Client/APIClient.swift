@@ -34,6 +34,9 @@ public final class APIClient: Sendable {
         public var auth: (any AuthProvider)?
         /// Conditional GETs by `ETag` for ``APIClient/sendWithResponse(_:)``; nil (the default) keeps none.
         public var etagCache: ETagCache?
+        /// The keys HTTPS servers must present one of, checked after the usual trust; nil (the default) pins none.
+        /// Enforced on Apple platforms only (see ``PinnedKeys``).
+        public var pinnedKeys: PinnedKeys?
         // Test hooks, settable only from this package's tests: the waits, the jitter and the wall clock.
         /// Waits between attempts; ``Sleeper/immediate`` in tests.
         package var sleeper: Sleeper = .continuous
@@ -120,7 +123,7 @@ public final class APIClient: Sendable {
     /// - Parameter configuration: The settings.
     public init(configuration: Configuration) {
         self.configuration = configuration
-        let router = SessionRouter()
+        let router = SessionRouter(pinnedKeys: configuration.pinnedKeys)
         self.router = router
         // The session keeps its delegate alive until invalidated; the router holds no reference back.
         let sessionConfiguration = configuration.sessionConfiguration.copy() as? URLSessionConfiguration

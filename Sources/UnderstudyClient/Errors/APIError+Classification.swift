@@ -43,6 +43,11 @@ extension APIError {
             kind = .noConnection
         case .networkConnectionLost:
             kind = .connectionLost
+        case .serverCertificateUntrusted, .serverCertificateHasUnknownRoot, .serverCertificateHasBadDate,
+             .serverCertificateNotYetValid:
+            kind = certificateKind(error)
+        case .secureConnectionFailed, .clientCertificateRejected, .clientCertificateRequired:
+            kind = .tlsHandshakeFailed
         case .badURL, .unsupportedURL:
             kind = .invalidURL
         case .badServerResponse where isEmptyReply(error):
@@ -52,6 +57,9 @@ extension APIError {
             kind = .connectionLost
         case .badServerResponse, .cannotParseResponse, .cannotDecodeRawData, .cannotDecodeContentData:
             kind = .invalidResponse
+        case .unknown where isTLSFailure(error):
+            // FoundationNetworking passes libcurl's TLS failures as code -1 with libcurl's text; Darwin has codes.
+            kind = isCertificateRefusal(error) ? certificateKind(error) : .tlsHandshakeFailed
         case .unknown where isTruncatedTransfer(error):
             // FoundationNetworking passes libcurl's CURLE_PARTIAL_FILE through as code -1 with libcurl's text;
             // Darwin reports the same short body as networkConnectionLost.
@@ -135,6 +143,34 @@ extension APIError {
             headers[String(describing: name)] = String(describing: value)
         }
         return headers
+    }
+
+    /// FoundationNetworking passes libcurl's text, which names the reason ("certificate has expired", "no
+    /// alternative certificate subject name matches"). Darwin reports nearly every refused certificate as
+    /// `serverCertificateUntrusted`: the client's own sends evaluate the attached trust again to say why (off the
+    /// main thread, which this public function cannot promise), see `SessionRouter.classify(_:host:)`.
+    private static func certificateKind(_ error: URLError) -> Kind {
+        if error.code == .serverCertificateHasBadDate || error.code == .serverCertificateNotYetValid { return .certificateExpired }
+        let text = describe(error).lowercased()
+        if text.contains("expired") || text.contains("not yet valid") { return .certificateExpired }
+        if text.contains("subject name") || text.contains("host name") || text.contains("hostname") { return .wrongHost }
+        return .untrustedCertificate
+    }
+
+    /// libcurl's words for a certificate it refused ("SSL certificate problem: …", "SSL: no alternative
+    /// certificate subject name matches …"), or any other TLS failure: an OpenSSL error, or a reset on an https URL
+    /// (libcurl words a reset during the handshake and one after it alike; over https the handshake is the likely
+    /// one, and a reset fault is what a TLS test queues).
+    private static func isTLSFailure(_ error: URLError) -> Bool {
+        let text = describe(error).lowercased()
+        let https = error.failingURL?.scheme?.lowercased() == "https"
+        return isCertificateRefusal(error) || text.contains("ssl") || text.contains("tls")
+            || (https && text.contains("connection reset by peer"))
+    }
+
+    private static func isCertificateRefusal(_ error: URLError) -> Bool {
+        let text = describe(error).lowercased()
+        return text.contains("certificate problem") || text.contains("certificate subject name")
     }
 
     private static func isTruncatedTransfer(_ error: URLError) -> Bool {

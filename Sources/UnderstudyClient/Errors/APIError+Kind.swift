@@ -15,6 +15,7 @@ extension APIError {
         private enum Code: String, Sendable, Hashable, CaseIterable {
             case invalidURL, encodingFailed, invalidResponse, httpStatus, unauthorized, rateLimited, serverError
             case decodingFailed, noConnection, timedOut, connectionLost, cancelled, transportFailed, unimplemented
+            case untrustedCertificate, certificateExpired, wrongHost, tlsHandshakeFailed, pinMismatch
         }
 
         private let code: Code
@@ -50,7 +51,19 @@ extension APIError {
         public static let connectionLost = Kind(.connectionLost)
         /// The caller cancelled: `CancellationError` or `URLError.cancelled`.
         public static let cancelled = Kind(.cancelled)
-        /// Any other transport failure (TLS, redirects, file access for uploads…); see ``APIError/underlying``.
+        /// The server's certificate does not chain to a trusted CA (unknown issuer, self-signed). On Apple platforms
+        /// also any certificate the system refuses for a reason the client cannot tell apart.
+        public static let untrustedCertificate = Kind(.untrustedCertificate)
+        /// The server's certificate has expired or is not valid yet.
+        public static let certificateExpired = Kind(.certificateExpired)
+        /// The server's certificate is not for the host asked for.
+        public static let wrongHost = Kind(.wrongHost)
+        /// The TLS handshake failed before any certificate was judged: reset, no common protocol, a bad alert.
+        public static let tlsHandshakeFailed = Kind(.tlsHandshakeFailed)
+        /// The certificate is trusted, but no key in its chain is one of ``APIClient/Configuration/pinnedKeys``
+        /// (Apple platforms only: Linux's Foundation lets no client see the server's certificate).
+        public static let pinMismatch = Kind(.pinMismatch)
+        /// Any other transport failure (redirects, file access for uploads…); see ``APIError/underlying``.
         public static let transportFailed = Kind(.transportFailed)
         /// A stand-in was called that must not be: a closure-based client's `.failing` member, in a test that
         /// should never reach it; ``APIError/underlying`` names the closure.

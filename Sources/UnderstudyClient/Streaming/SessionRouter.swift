@@ -20,6 +20,14 @@ protocol TaskEventSink: Sendable {
 /// and URLSession calls the delegate on its own serial queue.
 final class SessionRouter: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private let sinks = Locked<[Int: any TaskEventSink]>([:])
+    /// The keys servers must present one of (Apple platforms only).
+    let pinnedKeys: PinnedKeys?
+    /// Refused pin checks not yet classified, by host: the cancelled request they caused is a pin mismatch.
+    let pinRejections = Locked<[String: Int]>([:])
+
+    init(pinnedKeys: PinnedKeys? = nil) {
+        self.pinnedKeys = pinnedKeys
+    }
 
     /// Routes `task`'s events to `sink`; call before `resume()`.
     func register(_ task: URLSessionTask, sink: any TaskEventSink) {

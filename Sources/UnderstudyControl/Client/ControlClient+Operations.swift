@@ -161,7 +161,8 @@ extension ControlClient {
 
 private struct RuleList: Decodable { var rules: [RuleStatus] }
 private struct SessionList: Decodable { var sessions: [SessionInfo] }
-private struct Deleted: Decodable { var deleted: Int }
+/// `{"deleted": N}`, what every DELETE of a list answers.
+struct Deleted: Decodable { var deleted: Int }
 private struct Seed: Codable, Sendable { var seed: UInt64 }
 private struct OpenSession: Encodable, Sendable {
     var id: String?

@@ -14,4 +14,9 @@ public struct ServerHealth: Sendable, Hashable, Decodable {
     public let offline: Bool
     /// Replies held by a delay or hang.
     public let heldConnections: Int
+    /// Whether it serves HTTPS (`--tls`, `--tls-port`), where TLS faults can be queued.
+    public var servesHTTPS: Bool { https == true }
+
+    /// Sent only by a server serving HTTPS.
+    private let https: Bool?
 }

@@ -58,7 +58,7 @@ import UnderstudyTestSupport
             #expect(zero.output.contains("Invalid 'times' - must be a whole number from 1 to 10000"))
             _ = try queue(fixture, #"{"fault": "expired", "times": 3}"#)
             let listed = try TLSServerFixture.run(["curl", "-sS", "http://127.0.0.1:\(fixture.server.port)/__understudy/tls-faults"])
-            #expect(listed.output == #"{"tlsFaults":[{"fault":"expired","remaining":3}]}"#)
+            #expect(listed.output == #"{"tlsFaults":[{"fault":"expired","remaining":3}],"presented":0,"recent":[]}"#)
             let dropped = try TLSServerFixture.run(["curl", "-sS", "-X", "DELETE", "http://127.0.0.1:\(fixture.server.port)/__understudy/tls-faults"])
             #expect(dropped.status == 0)
             #expect(try fixture.curl("/products/1").output.hasPrefix("HTTP/1.1 200"))

@@ -18,7 +18,12 @@ import Testing
         (.unsupportedURL, .invalidURL),
         (.badServerResponse, .invalidResponse),
         (.cannotParseResponse, .invalidResponse),
-        (.secureConnectionFailed, .transportFailed),
+        (.secureConnectionFailed, .tlsHandshakeFailed),
+        (.clientCertificateRequired, .tlsHandshakeFailed),
+        (.serverCertificateUntrusted, .untrustedCertificate),
+        (.serverCertificateHasUnknownRoot, .untrustedCertificate),
+        (.serverCertificateHasBadDate, .certificateExpired),
+        (.serverCertificateNotYetValid, .certificateExpired),
         (.unknown, .transportFailed),
     ])
     func urlErrorCodes(code: URLError.Code, kind: APIError.Kind) {
@@ -41,6 +46,35 @@ import Testing
         #expect(error.isTransient)
         let unparsable = URLError(.badServerResponse, userInfo: [NSLocalizedDescriptionKey: "Unsupported HTTP version"])
         #expect(APIError.classify(unparsable).kind == .invalidResponse)
+    }
+
+    /// FoundationNetworking passes libcurl's verification text with `serverCertificateUntrusted`; the text names
+    /// why (these are OpenSSL's words, as curl prints them for `understudy`'s TLS faults).
+    @Test(arguments: [
+        ("SSL certificate problem: certificate has expired", APIError.Kind.certificateExpired),
+        ("SSL: no alternative certificate subject name matches target host name 'localhost'", .wrongHost),
+        ("SSL certificate problem: unable to get local issuer certificate", .untrustedCertificate),
+        ("SSL certificate problem: self-signed certificate", .untrustedCertificate),
+    ])
+    func linuxCertificateTextNamesTheReason(text: String, kind: APIError.Kind) {
+        let curl = URLError(.serverCertificateUntrusted, userInfo: [NSLocalizedDescriptionKey: text])
+        #expect(APIError.classify(curl).kind == kind)
+        #expect(APIError.classify(curl).urlErrorCode == URLError.Code.serverCertificateUntrusted.rawValue)
+    }
+
+    /// What FoundationNetworking really passes for the TLS faults (checked against `understudy --tls` in
+    /// TLSFailureTests): code -1 with libcurl's text, and the URL.
+    @Test(arguments: [
+        ("SSL certificate problem: unable to get local issuer certificate", "https://localhost:1", APIError.Kind.untrustedCertificate),
+        ("SSL certificate problem: certificate has expired", "https://localhost:1", .certificateExpired),
+        ("SSL: no alternative certificate subject name matches target host name 'a'", "https://a:1", .wrongHost),
+        ("OpenSSL SSL_connect: SSL_ERROR_SYSCALL in connection to localhost:1", "https://localhost:1", .tlsHandshakeFailed),
+        ("Recv failure: Connection reset by peer", "https://reset.localhost:1", .tlsHandshakeFailed),
+        ("Recv failure: Connection reset by peer", "http://localhost:1", .transportFailed),
+    ])
+    func linuxUnknownCodeWithTLSTextIsATLSKind(text: String, url: String, kind: APIError.Kind) {
+        let curl = URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: text, NSURLErrorFailingURLErrorKey: URL(string: url)!])
+        #expect(APIError.classify(curl).kind == kind)
     }
 
     @Test func cancellationErrorIsCancelled() {

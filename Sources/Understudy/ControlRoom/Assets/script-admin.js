@@ -5,6 +5,13 @@ function adminHeaders(extra = {}) {
   return headers;
 }
 
+// Shows an admin reply in the <output> `id`: `success` when it went through, else the server's message.
+function showReply(id, reply, success) {
+  const output = $(id);
+  output.textContent = reply.ok ? success : (reply.json && reply.json.message) || reply.text;
+  output.className = reply.ok ? "stat" : "error";
+}
+
 async function admin(method, path, body) {
   const options = { method, headers: adminHeaders(body === undefined ? {} : { "Content-Type": "application/json" }) };
   if (body !== undefined) options.body = JSON.stringify(body);

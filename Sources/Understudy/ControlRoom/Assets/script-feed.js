@@ -77,6 +77,7 @@ function onFeedEvent(event) {
       setSessions(data.sessions);
       renderRules();
       refreshRecording();
+      refreshTLSFaults();
       break;
     case "request":
       state.lastId = Math.max(state.lastId, Number(event.id) || data.id);

@@ -66,24 +66,18 @@ function renderRecording(status) {
   $("recent-misses").replaceChildren(...routeItems([...status.recentMisses].reverse()));
 }
 
-function showRecordingResult(reply, success) {
-  const result = $("recording-result");
-  result.textContent = reply.ok ? success : (reply.json && reply.json.message) || reply.text;
-  result.className = reply.ok ? "stat" : "error";
-}
-
 $("recording-form").addEventListener("submit", async (event) => {
   event.preventDefault();
   const recording = state.recording && state.recording.recording;
   const reply = recording
     ? await admin("DELETE", "/recording")
     : await admin("POST", "/recording", { directory: $("recording-directory").value.trim() });
-  showRecordingResult(reply, "");
+  showReply("recording-result", reply, "");
   await refreshRecording();
 });
 
 $("recording-snapshot").addEventListener("click", async () => {
   const reply = await admin("POST", "/recording/snapshot", { directory: $("recording-directory").value.trim() });
-  showRecordingResult(reply, reply.ok ? `Snapshot: ${reply.json.exchanges} exchange(s) into ${reply.json.directory}` : "");
+  showReply("recording-result", reply, reply.ok ? `Snapshot: ${reply.json.exchanges} exchange(s) into ${reply.json.directory}` : "");
   await refreshRecording();
 });
