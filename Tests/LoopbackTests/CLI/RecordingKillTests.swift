@@ -7,23 +7,11 @@ import UnderstudyTestSupport
 /// `understudy --upstream URL --record DIR` killed with SIGKILL while it writes: the directory it leaves loads,
 /// every file in it parses, and `understudy --replay DIR` starts on it.
 @Suite struct RecordingKillTests {
-    /// Files below `directory` that a loader reads (hidden ones, a writer's temporary files, are skipped), relative.
+    /// The `.json` files below `directory` that a loader reads (hidden ones, a writer's temporary files, are not),
+    /// relative.
     private func visibleFiles(in directory: URL) -> [String] {
-        guard let enumerator = FileManager.default.enumerator(atPath: directory.path) else { return [] }
-        var files: [String] = []
-        while let relative = enumerator.nextObject() as? String {
-            let name = (relative as NSString).lastPathComponent
-            if name.hasPrefix(".") {
-                enumerator.skipDescendants()
-                continue
-            }
-            var isDirectory: ObjCBool = false
-            let path = directory.appendingPathComponent(relative).path
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
-                files.append(relative)
-            }
-        }
-        return files
+        let paths = (try? FileManager.default.subpathsOfDirectory(atPath: directory.path)) ?? []
+        return paths.filter { path in path.hasSuffix(".json") && !path.split(separator: "/").contains { $0.hasPrefix(".") } }
     }
 
     /// Starts `understudy` with `arguments`; returns it with the port from its first line.
