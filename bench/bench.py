@@ -5,10 +5,13 @@ Everything runs on 127.0.0.1. Understudy (release build) and a bare evhttp serve
 (bench/evhttp-baseline.c) run side by side; wrk (-t1, keep-alive) drives each cell; rounds interleave A/B with the
 order rotated; the median is reported. Server CPU per request comes from /proc/<pid>/stat (utime + stime), which
 is steadier than req/s on a shared machine. Then: the Python peers, 500 delayed requests, 1,000 SSE streams,
-start-up, RSS and catalogues of 194, 10k and 100k products.
+start-up, RSS, catalogues of 194, 10k and 100k products, the control room, and Understudy in front of an API:
+forwarding (`--upstream`, against the upstream directly), replaying (`--replay`, against the bare server) and
+recording 10,000 exchanges (`--record`, peak RSS).
 
-Usage: bench/bench.py [--quick] [--out BENCHMARKS.md]
+Usage: bench/bench.py [--quick] [--out BENCHMARKS.md] [--control-room-only | --api-only]
   --quick   ~1-minute smoke run (1 round of 1 s cells, smaller catalogues); writes .build/bench/BENCHMARKS-quick.md
+  --api-only  the proxy, replay and recording rows alone (~4 minutes, ~40 s with --quick), printed as Markdown
 Every process it starts is stopped by PID when it ends (or fails); every loop is bounded.
 """
 import argparse, datetime, json, os, platform, re, shutil, signal, socket, ssl, statistics, subprocess, sys, tempfile, time, types
@@ -30,6 +33,8 @@ parser.add_argument("--control-room-only", action="store_true",
 parser.add_argument("--tls-only", action="store_true",
                     help="only the HTTPS figures (keep-alive ratio, handshakes/s, idle memory), printed, no report written")
 parser.add_argument("--server-bin", default=None, help="the understudy binary (default .build/release/understudy)")
+parser.add_argument("--api-only", action="store_true",
+                    help="only the proxy, replay and recording figures (issue 22): verdict rows and table, printed")
 args = parser.parse_args()
 UNDERSTUDY = args.server_bin or UNDERSTUDY
 QUICK = args.quick
@@ -791,6 +796,298 @@ def wrk_script(server, script, connections, seconds):
             "cpu_us": cpu * 1e6 / requests if requests else float("nan")}
 
 
+# ------------------------------------------------------------------------------------- in front of your own API
+
+PROXY_TARGET = "/products/1"
+REPLAY_TARGETS = [("replayed GET /products/1", "/products/1"), ("replayed GET /products (default page)", "/products")]
+RECORD_EXCHANGES = 2_000 if QUICK else 10_000
+RECORD_CONNECTIONS = 16
+
+
+def recording_status(port):
+    status, _, body = http_get(port, "/__understudy/recording")
+    return json.loads(body) if status == 200 else {}
+
+
+def wait_recorded(port, count, timeout):
+    """Polls a recording proxy until `count` exchanges were handed to its writer and none waits for the disk."""
+    deadline = time.time() + timeout
+    status = recording_status(port)
+    while time.time() < deadline:
+        if status.get("recorded", 0) + status.get("skipped", 0) >= count and status.get("pendingBytes") == 0:
+            break
+        time.sleep(0.05)
+        status = recording_status(port)
+    return status
+
+
+def recording_files(folder):
+    """(files a loader reads, hidden temporary files) below a recording's directory, the manifest left out."""
+    files, hidden = [], []
+    for parent, folders, names in os.walk(folder):
+        folders[:] = [name for name in folders if not name.startswith(".")]
+        for name in names:
+            if name.startswith("."):
+                hidden.append(name)
+            elif name.endswith(".json") and not (parent == folder and name == "understudy-recording.json"):
+                files.append(os.path.join(parent, name))
+    return files, hidden
+
+
+def proxied():
+    """`--upstream` in front of a second Understudy against that Understudy directly: GET /products/1, wrk c32, in
+    interleaved rounds with the order rotated; then one connection, the time a hop adds with nothing queued."""
+    upstream = Server("upstream", [UNDERSTUDY, "--port", "0", "--quiet"])
+    proxy = Server("proxy", [UNDERSTUDY, "--port", "0", "--quiet", "--upstream", upstream.url])
+    try:
+        direct, forwarded = http_get(upstream.port, PROXY_TARGET), http_get(proxy.port, PROXY_TARGET)
+        if (direct[0], direct[2]) != (forwarded[0], forwarded[2]):
+            raise RuntimeError("the proxy's GET /products/1 differs from the upstream's")
+        cells = {32: [], 1: []}
+        for round_index in range(ROUNDS):
+            for connections in (32, 1):
+                order = ["direct", "proxied"] if (round_index + connections) % 2 == 0 else ["proxied", "direct"]
+                pair = {}
+                for who in order:
+                    upstream_cpu = upstream.cpu_seconds()
+                    seconds = CELL_SECONDS if connections == 32 else max(1, CELL_SECONDS // 2)
+                    pair[who] = wrk(proxy if who == "proxied" else upstream, PROXY_TARGET, connections, seconds)
+                    if who == "proxied" and pair[who]["requests"]:
+                        pair[who]["upstream_cpu_us"] = (upstream.cpu_seconds() - upstream_cpu) * 1e6 / pair[who]["requests"]
+                cells[connections].append(pair)
+                d, p = pair["direct"], pair["proxied"]
+                log(f"  c{connections}: direct {d['rps']:,.0f} req/s p50 {d['p50']:.3f} ms · proxied {p['rps']:,.0f} "
+                    f"req/s p50 {p['p50']:.3f} ms (CPU µs/req proxy {p['cpu_us']:.1f}, upstream "
+                    f"{p.get('upstream_cpu_us', float('nan')):.1f}, direct {d['cpu_us']:.1f})")
+        result = {}
+        for connections, pairs in cells.items():
+            row = {f"{who}_{key}": median([pair[who][key] for pair in pairs])
+                   for who in ("direct", "proxied") for key in ("rps", "p50", "p99", "cpu_us")}
+            row["upstream_cpu_us"] = median([pair["proxied"].get("upstream_cpu_us", float("nan")) for pair in pairs])
+            row["added_p50"] = median([pair["proxied"]["p50"] - pair["direct"]["p50"] for pair in pairs])
+            row["added_rounds"] = [pair["proxied"]["p50"] - pair["direct"]["p50"] for pair in pairs]
+            row["ratio"] = median([pair["proxied"]["rps"] / pair["direct"]["rps"] for pair in pairs if pair["direct"]["rps"]])
+            row["rounds"] = [pair["proxied"]["rps"] / pair["direct"]["rps"] for pair in pairs if pair["direct"]["rps"]]
+            row["errors"] = sum(pair[who]["socket_errors"] + pair[who]["non2xx"] for pair in pairs for who in pair)
+            result[connections] = row
+        return result
+    finally:
+        proxy.stop()
+        upstream.stop()
+
+
+def replayed(directory):
+    """Records REPLAY_TARGETS through a proxy into a directory, serves it with `--replay`, and compares that with
+    the bare evhttp server serving the replayed bytes, as the A/B rows do."""
+    folder = os.path.join(directory, "replayed")
+    upstream = Server("upstream", [UNDERSTUDY, "--port", "0", "--quiet"])
+    try:
+        recorder = Server("recording proxy", [UNDERSTUDY, "--port", "0", "--quiet", "--upstream", upstream.url,
+                                              "--record", folder])
+        try:
+            for _, target in REPLAY_TARGETS:
+                if http_get(recorder.port, target)[0] != 200:
+                    raise RuntimeError(f"the recording proxy did not answer {target} with 200")
+            wait_recorded(recorder.port, len(REPLAY_TARGETS), 30)
+        finally:
+            recorder.stop()
+    finally:
+        upstream.stop()
+    replay = Server("replay", [UNDERSTUDY, "--port", "0", "--quiet", "--replay", folder])
+    baseline = None
+    try:
+        lines = []
+        for index, (name, target) in enumerate(REPLAY_TARGETS):
+            status, head, body = http_get(replay.port, target)
+            if status != 200:
+                raise RuntimeError(f"the replay answered {target} with {status}")
+            content_type = re.search(r"(?im)^content-type:\s*(.+?)\s*$", head).group(1)
+            path = os.path.join(directory, f"replayed-{index}.bin")
+            with open(path, "wb") as out:
+                out.write(body)
+            lines.append(f"{status}\t{content_type}\t{target}\t{path}")
+            log(f"  {name}: {status}, {len(body):,} B")
+        map_path = os.path.join(directory, "replayed.tsv")
+        with open(map_path, "w") as out:
+            out.write("\n".join(lines) + "\n")
+        baseline = Server("evhttp-c", [BASELINE, map_path])
+        for index, (name, target) in enumerate(REPLAY_TARGETS):
+            if http_get(baseline.port, target)[2] != open(os.path.join(directory, f"replayed-{index}.bin"), "rb").read():
+                raise RuntimeError(f"the baseline's body for {name} differs from the replay's")
+        cells = {}
+        for round_index in range(ROUNDS):
+            for scenario_index, (name, target) in enumerate(REPLAY_TARGETS):
+                for connections in CONNECTIONS:
+                    order = ["understudy", "baseline"]
+                    if (round_index + scenario_index + connections) % 2:
+                        order.reverse()
+                    pair = {who: wrk(replay if who == "understudy" else baseline, target, connections, CELL_SECONDS)
+                            for who in order}
+                    cells.setdefault((name, connections), []).append(pair)
+                    u, b = pair["understudy"], pair["baseline"]
+                    log(f"  {name} c{connections}: replay {u['rps']:,.0f} req/s {u['cpu_us']:.1f} µs "
+                        f"· baseline {b['rps']:,.0f} req/s {b['cpu_us']:.1f} µs")
+        return summarise(cells)
+    finally:
+        replay.stop()
+        if baseline:
+            baseline.stop()
+
+
+def drive_distinct(port, count, connections):
+    """GETs `/products/<1…194>?n=<n>` for n in 0…count-1 on `connections` kept-alive connections (threads): every
+    request a target of its own, every reply a real product. Returns the statuses seen."""
+    import http.client, threading
+    statuses, lock = {}, threading.Lock()
+
+    def run(first):
+        seen = {}
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        try:
+            for n in range(first, count, connections):
+                connection.request("GET", f"/products/{1 + n % 194}?n={n}")
+                reply = connection.getresponse()
+                reply.read()
+                seen[reply.status] = seen.get(reply.status, 0) + 1
+        except OSError as error:
+            seen[str(error)] = seen.get(str(error), 0) + 1
+        finally:
+            connection.close()
+            with lock:
+                for key, value in seen.items():
+                    statuses[key] = statuses.get(key, 0) + value
+
+    threads = [threading.Thread(target=run, args=(first,), daemon=True) for first in range(connections)]
+    for thread in threads:
+        thread.start()
+    return threads, statuses
+
+
+def peak_rss_mib(pid):
+    """The kernel's high-water mark of a process's resident set (VmHWM), MiB."""
+    with open(f"/proc/{pid}/status") as status:
+        return int(re.search(r"VmHWM:\s+(\d+)", status.read()).group(1)) / 1024
+
+
+def recording_memory(directory):
+    """A proxy with `--record DIR` forwarding RECORD_EXCHANGES distinct requests: its peak RSS (sampled from /proc
+    and the kernel's high-water mark, until the last exchange is on disk); then the directory: its files, any
+    temporary file left, and `--replay DIR` loading it."""
+    folder = os.path.join(directory, "recorded")
+    upstream = Server("upstream", [UNDERSTUDY, "--port", "0", "--quiet"])
+    proxy = Server("recording proxy", [UNDERSTUDY, "--port", "0", "--quiet", "--upstream", upstream.url,
+                                       "--record", folder])
+    try:
+        idle = proxy.rss_mib()
+        started = time.time()
+        threads, statuses = drive_distinct(proxy.port, RECORD_EXCHANGES, RECORD_CONNECTIONS)
+        sampled = 0.0
+        while any(thread.is_alive() for thread in threads) and time.time() - started < 600:
+            sampled = max(sampled, proxy.rss_mib())
+            time.sleep(0.05)
+        forwarded_s = time.time() - started
+        status = wait_recorded(proxy.port, RECORD_EXCHANGES, 300)
+        written_s = time.time() - started
+        peak = max(sampled, peak_rss_mib(proxy.pid))
+        after = proxy.rss_mib()
+    finally:
+        proxy.stop()
+        upstream.stop()
+    files, hidden = recording_files(folder)
+    size = sum(os.path.getsize(path) for path in files)
+    load_started = time.perf_counter()
+    replay = Server("replay", [UNDERSTUDY, "--port", "0", "--quiet", "--replay", folder], ready_timeout=120)
+    try:
+        load_ms = (time.perf_counter() - load_started) * 1e3
+        described = read_line(replay.process.stdout, time.time() + 10) or ""
+        match = re.search(r"Replaying (\d+) recorded requests", described)
+        replayed_keys = int(match.group(1)) if match else 0
+        sample = http_get(replay.port, "/products/7?n=6")[0]
+    finally:
+        replay.stop()
+    result = {"exchanges": RECORD_EXCHANGES, "statuses": {str(k): v for k, v in statuses.items()}, "idle_rss": idle,
+              "peak_rss": peak, "rss_after": after, "forwarded_s": forwarded_s, "written_s": written_s,
+              "recorded": status.get("recorded", 0), "skipped": status.get("skipped", 0),
+              "pending": status.get("pendingBytes"), "files": len(files), "temporary": len(hidden),
+              "bytes": size, "replay_keys": replayed_keys, "replay_ms": load_ms, "replay_sample_status": sample}
+    log(f"  {result}")
+    return result
+
+
+def in_front_of_an_api(directory):
+    """Issue 22's figures: forwarding, replaying and recording."""
+    log("proxied GET /products/1:")
+    proxy = proxied()
+    log("replayed routes:")
+    replay = replayed(directory)
+    log(f"recording {RECORD_EXCHANGES:,} exchanges:")
+    record = recording_memory(directory)
+    return {"proxy": proxy, "replay": replay, "record": record}
+
+
+def api_report(results):
+    """The verdict rows and the table of the proxy, replay and recording figures."""
+    rows = []
+    loaded, alone = results["proxy"][32], results["proxy"][1]
+    rounds = ", ".join(f"{r:.2f}" for r in loaded["rounds"])
+    added = ", ".join(f"{a:+.2f}" for a in loaded["added_rounds"])
+    rows.append(("Proxied GET /products/1 (`--upstream` to a second Understudy) vs that upstream directly, c32",
+                 "adds ≤ 0.3 ms at p50, ≥ 0.6× direct req/s",
+                 f"p50 {loaded['proxied_p50']:.2f} vs {loaded['direct_p50']:.2f} ms, {loaded['added_p50']:+.2f} ms "
+                 f"({added}); {loaded['ratio']:.2f}× ({rounds}; {fmt(loaded['proxied_rps'])} vs "
+                 f"{fmt(loaded['direct_rps'])} req/s); CPU µs/req proxy {loaded['proxied_cpu_us']:.1f} + upstream "
+                 f"{loaded['upstream_cpu_us']:.1f} vs {loaded['direct_cpu_us']:.1f} direct; one connection: p50 "
+                 f"{alone['added_p50']:+.3f} ms ({alone['proxied_p50']:.3f} vs {alone['direct_p50']:.3f})"
+                 + (f"; {loaded['errors'] + alone['errors']} errors" if loaded["errors"] + alone["errors"] else ""),
+                 verdict(loaded["added_p50"] <= 0.3 and loaded["ratio"] >= 0.6)))
+    measured, ok = [], True
+    for name, _ in REPLAY_TARGETS:
+        for connections in CONNECTIONS:
+            row = results["replay"][(name, connections)]
+            ok &= row["rps_ratio"] >= 0.90
+            measured.append(f"{name.replace('replayed ', '').split(' (')[0]} c{connections}: {row['rps_ratio']:.2f}× "
+                            f"({fmt(row['understudy_rps'])} vs {fmt(row['baseline_rps'])} req/s, CPU "
+                            f"{row['understudy_cpu_us']:.1f} vs {row['baseline_cpu_us']:.1f} µs)")
+    rows.append(("Replayed routes (`--replay DIR`, recorded through a proxy) vs evhttp-c", "≥ 0.90× baseline req/s",
+                 "; ".join(measured), verdict(ok)))
+    record = results["record"]
+    all_ok = record["statuses"] == {"200": record["exchanges"]}
+    keys_ok = record["files"] == record["exchanges"] == record["replay_keys"] and record["replay_sample_status"] == 200
+    rows.append((f"Recording {record['exchanges']:,} exchanges (`--record DIR`, distinct `/products/<id>?n=<n>`, "
+                 f"{RECORD_CONNECTIONS} connections)", "peak RSS ≤ 100 MiB; the directory loads with every request",
+                 f"peak RSS {record['peak_rss']:.1f} MiB (idle {record['idle_rss']:.1f}, {record['rss_after']:.1f} "
+                 f"after); forwarded in {record['forwarded_s']:.1f} s, on disk after {record['written_s']:.1f} s, "
+                 f"{record['recorded']:,} recorded, {record['skipped']} skipped; {record['files']:,} files "
+                 f"({record['bytes'] / 2**20:.1f} MiB), {record['temporary']} temporary left; `--replay` loads "
+                 f"{record['replay_keys']:,} request keys in {record['replay_ms']:.0f} ms"
+                 + ("" if all_ok else f"; replies {record['statuses']}"),
+                 verdict(record["peak_rss"] <= 100 and all_ok and keys_ok)))
+    lines = ["", "## In front of your own API (issue 22)", "",
+             "Understudy `--upstream` forwarding to a second Understudy on the same machine (both the release build), "
+             "`--replay` serving a directory recorded through such a proxy, and `--record` writing "
+             f"{record['exchanges']:,} distinct exchanges. The replayed cells are A/B against evhttp-c serving the "
+             "replayed status, Content-Type and body; the proxied cells against the upstream itself. Medians of "
+             f"{ROUNDS} interleaved rounds, {CELL_SECONDS} s cells (one connection: {max(1, CELL_SECONDS // 2)} s).", "",
+             "| scenario | conns | Understudy req/s | other req/s | ratio (per round) | Understudy p50 / p99 ms | "
+             "other p50 / p99 ms | CPU µs/req Understudy / other |", "|---|---|---|---|---|---|---|---|"]
+    for connections in (32, 1):
+        row = results["proxy"][connections]
+        lines.append(f"| proxied GET /products/1 vs direct | {connections} | {fmt(row['proxied_rps'])} | "
+                     f"{fmt(row['direct_rps'])} | {row['ratio']:.2f} ({', '.join(f'{r:.2f}' for r in row['rounds'])}) | "
+                     f"{row['proxied_p50']:.3f} / {row['proxied_p99']:.2f} | {row['direct_p50']:.3f} / "
+                     f"{row['direct_p99']:.2f} | {row['proxied_cpu_us']:.1f} + {row['upstream_cpu_us']:.1f} upstream / "
+                     f"{row['direct_cpu_us']:.1f} |")
+    for name, _ in REPLAY_TARGETS:
+        for connections in CONNECTIONS:
+            row = results["replay"][(name, connections)]
+            rounds = ", ".join(f"{r:.2f}" for r in row["rounds"] if r is not None)
+            lines.append(f"| {name} vs evhttp-c | {connections} | {fmt(row['understudy_rps'])} | "
+                         f"{fmt(row['baseline_rps'])} | {row['rps_ratio']:.2f} ({rounds}) | "
+                         f"{row['understudy_p50']:.2f} / {row['understudy_p99']:.2f} | {row['baseline_p50']:.2f} / "
+                         f"{row['baseline_p99']:.2f} | {row['understudy_cpu_us']:.1f} / {row['baseline_cpu_us']:.1f} |")
+    return rows, lines
+
+
 # ------------------------------------------------------------------------------------------------------- report
 
 def swift_bench(*argv):
@@ -806,8 +1103,10 @@ def verdict(ok):
 
 
 def report(info, summary, python_results, mock_results, mock_problem, delay, sse, startup, other_startups, rss,
-           in_process, client, catalogue_rows, started_at, command, room=None, scale_rows=(), tls=None, throttled=None):
+           in_process, client, catalogue_rows, started_at, command, room=None, scale_rows=(), tls=None, throttled=None,
+           api=None):
     rows = []  # figure, target, measured, verdict
+    api_rows, api_lines = api_report(api) if api else ([], [])
 
     def cell(name, connections):
         return summary[(name, connections)]
@@ -940,6 +1239,7 @@ def report(info, summary, python_results, mock_results, mock_problem, delay, sse
                  verdict(load <= 30)))
     rows.append((f"RSS with {SSE_STREAMS:,} SSE streams", "≤ 60 MiB", f"{sse['peak_rss']:.1f} MiB peak",
                  verdict(sse["peak_rss"] <= 60)))
+    rows += api_rows
 
     lines = [f"# Benchmarks", "",
              f"- Date: {started_at:%Y-%m-%d %H:%M} UTC",
@@ -996,6 +1296,7 @@ def report(info, summary, python_results, mock_results, mock_problem, delay, sse
         for row in scale_rows:
             lines.append(f"| /{row['name']} | {row['shipped']:,} | {row['shipped_cpu']:.1f} | {row['large_cpu']:.1f} | "
                          f"{row['large_cpu'] / row['shipped_cpu']:.2f} |")
+    lines += api_lines
     lines += ["", "In-process figures come from `Sources/UnderstudyBench` (release build): the client row alternates "
               "which side runs first in each round, on sessions with the same configuration, against one in-process "
               "server; the ratio is the median of the per-round ratios.", ""]
@@ -1021,6 +1322,17 @@ def main():
             print(json.dumps(control_room(), indent=1))
         finally:
             stop_all()
+        return
+    if args.api_only:
+        os.makedirs(BUILD, exist_ok=True)
+        directory = tempfile.mkdtemp(prefix="understudy-bench-")
+        try:
+            rows, lines = api_report(in_front_of_an_api(directory))
+            print("\n".join(f"| {a} | {b} | {c} | **{d}** |" for a, b, c, d in rows))
+            print("\n".join(lines))
+        finally:
+            stop_all()
+            shutil.rmtree(directory, ignore_errors=True)
         return
     for path in (UNDERSTUDY, SWIFT_BENCH, BASELINE, FANOUT):
         if not os.path.exists(path):
@@ -1090,16 +1402,19 @@ def main():
         log(f"  {room}")
         log("HTTPS:")
         tls = tls_figures()
+        api = in_front_of_an_api(directory)
         info["load_end"] = open("/proc/loadavg").read().split()[:3]
         text, rows = report(info, summary, python_results, mock_results, mock_problem, delay, sse, startup,
                             (startup_builtin, baseline_startup), rss, in_process, client, catalogue_rows, started_at,
-                            command, room, scale_rows, tls, throttled)
+                            command, room, scale_rows, tls, throttled, api)
         with open(OUT, "w") as out:
             out.write(text)
         with open(os.path.join(BUILD, "results.json"), "w") as out:
             json.dump({"summary": {f"{k[0]} c{k[1]}": v for k, v in summary.items()}, "delay": delay, "sse": sse,
                        "startup_ms": startup, "rss": rss, "in_process": in_process, "client": client,
-                       "catalogues": catalogue_rows, "resource_scale": scale_rows}, out, indent=1, default=str)
+                       "catalogues": catalogue_rows, "resource_scale": scale_rows,
+                       "api": {"proxy": api["proxy"], "replay": {f"{k[0]} c{k[1]}": v for k, v in api["replay"].items()},
+                               "record": api["record"]}}, out, indent=1, default=str)
         print(text)
         log(f"bench: wrote {OUT}")
         misses = [row[0] for row in rows if row[3] != "PASS"]

@@ -312,7 +312,8 @@ struct ProxiedReply: Delivery {
     private func forwardedHeaders(_ upstream: HTTPHeaders) -> HTTPHeaders {
         var headers = HTTPHeaders()
         let connectionListed = Set((upstream["Connection"] ?? "").split(separator: ",").map {
-            $0.trimmingCharacters(in: .whitespaces).lowercased()
+            // Not Foundation's trimmingCharacters (~3k instructions a call): a token holds no blank anyway.
+            $0.filter { $0 != " " && $0 != "\t" }.lowercased()
         })
         for field in upstream {
             let name = field.name.lowercased()

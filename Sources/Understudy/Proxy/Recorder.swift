@@ -17,9 +17,8 @@ final class Recorder: Sendable {
         var skipped = 0
         /// `METHOD /path` of every exchange recorded by the current writer.
         var routes: Set<String> = []
-        /// The last whole exchanges forwarded, oldest first, for a snapshot.
-        var recent: [(request: HTTPRequest, reply: CapturedReply)] = []
-        var recentBytes = 0
+        /// The last whole exchanges forwarded, for a snapshot.
+        var recent = RecentExchanges(maximumCount: Recorder.maximumRecentExchanges, maximumBytes: Recorder.maximumRecentBytes)
         /// Requests the replayed recording had no answer for: how many, and the last few (`GET /x?a=1`).
         var misses = 0
         var recentMisses: [String] = []
@@ -60,11 +59,6 @@ final class Recorder: Sendable {
                 return nil
             }
             state.recent.append((request, reply))
-            state.recentBytes += reply.body.count + request.body.count
-            while state.recent.count > Recorder.maximumRecentExchanges || state.recentBytes > Recorder.maximumRecentBytes {
-                let dropped = state.recent.removeFirst()
-                state.recentBytes -= dropped.reply.body.count + dropped.request.body.count
-            }
             guard state.writer != nil else { return nil }
             state.recorded += 1
             state.routes.insert("\(request.method) \(request.path)")
@@ -85,7 +79,7 @@ final class Recorder: Sendable {
 
     /// Writes the kept exchanges into `writer`; returns how many.
     func snapshot(into writer: RecordingWriter) -> Int {
-        let recent = state.withLock { $0.recent }
+        let recent = state.withLock { $0.recent.inOrder }
         for (request, reply) in recent { writer.append(Recorder.exchange(request, reply)) }
         return recent.count
     }

@@ -74,17 +74,21 @@ public struct Upstream: Sendable, Equatable {
 
     /// The upstream as a URL, for messages: `http://127.0.0.1:9000/v2`.
     public var url: String {
-        let shownHost = host.contains(":") ? "[\(host)]" : host
+        let shownHost = isIPv6 ? "[\(host)]" : host
         let defaultPort = scheme == "https" ? 443 : 80
         return "\(scheme)://\(shownHost)\(port == defaultPort ? "" : ":\(port)")\(basePath)"
     }
 
     /// What `Host` says to the upstream: the name, with the port when it is not the scheme's default.
     var hostHeader: String {
-        let shownHost = host.contains(":") ? "[\(host)]" : host
+        let shownHost = isIPv6 ? "[\(host)]" : host
         let defaultPort = scheme == "https" ? 443 : 80
         return port == defaultPort ? shownHost : "\(shownHost):\(port)"
     }
+
+    /// An IPv6 address, bracketed in URLs. A byte scan: `String.contains(_: String)` is Foundation's `range(of:)`
+    /// (~4.5k instructions), and both properties above are read for every forwarded request.
+    private var isIPv6: Bool { host.utf8.contains(UInt8(ascii: ":")) }
 }
 
 /// An `--upstream` URL that cannot be used, and why.

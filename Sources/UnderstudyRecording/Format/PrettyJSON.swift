@@ -52,8 +52,18 @@ struct PrettyJSON {
         }
     }
 
+    /// Indents are written from this buffer a slice at a time. `repeatElement` went through `JSONWriter.writeRaw`
+    /// unspecialised (a generic of another module), with a generic metadata lookup for every space: half of a
+    /// recording proxy's CPU.
+    private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 128)
+
     private mutating func pad(_ count: Int) {
-        writer.writeRaw(repeatElement(UInt8(ascii: " "), count: count))
+        var left = count
+        while left > 0 {
+            let step = min(left, Self.spaces.count)
+            writer.writeRaw(Self.spaces[..<step])
+            left -= step
+        }
     }
 
     /// `[a, b]` when every element is a scalar and the line stays short; nil otherwise.
