@@ -42,6 +42,7 @@ extension AdminRoutes {
 
     private func recordingStatus() -> JSONValue {
         let state = recording.recorder.current
+        let failures = state.writer?.failures ?? []
         let strings: ([String]) -> JSONValue = { .array($0.map(JSONValue.string)) }
         return .object(JSONObject([
             .init(key: "upstream", value: recording.upstream.map { .string($0.url) } ?? .null),
@@ -56,6 +57,10 @@ extension AdminRoutes {
             .init(key: "misses", value: .number(JSONNumber(state.misses))),
             .init(key: "recentMisses", value: strings(state.recentMisses)),
             .init(key: "recentExchanges", value: .number(JSONNumber(state.recent.count))),
+            // What the writer could not write (a full disk, or more waiting for it than it holds): `recorded`
+            // counts what was handed over, so a test compares the two.
+            .init(key: "writeFailures", value: .number(JSONNumber(failures.count))),
+            .init(key: "lastWriteFailure", value: failures.last.map { .string($0.description) } ?? .null),
         ]))
     }
 

@@ -25,10 +25,15 @@ public struct RecordingStatus: Sendable, Hashable, Decodable {
     public let recentMisses: [String]
     /// Forwarded exchanges kept for a snapshot (``ControlClient/snapshotRecording(into:redacting:redactedFields:)``).
     public let recentExchanges: Int
+    /// Exchanges handed over that the writer could not write (a full disk, or more waiting than it holds): they are
+    /// counted in ``recorded`` but missing from the directory.
+    public let writeFailures: Int
+    /// Why the last of them failed; nil when none did.
+    public let lastWriteFailure: String?
 
     private enum CodingKeys: String, CodingKey {
         case upstream, isRecording = "recording", directory, redacted, recorded, skipped, pendingBytes, recordedRoutes,
-             replayedRoutes, misses, recentMisses, recentExchanges
+             replayedRoutes, misses, recentMisses, recentExchanges, writeFailures, lastWriteFailure
     }
 }
 

@@ -113,6 +113,8 @@ import UnderstudyTestSupport
         let misses: Int
         let recentMisses: [String]
         let recentExchanges: Int
+        let writeFailures: Int
+        let lastWriteFailure: String?
     }
 
     private struct Snapshot: Decodable {
@@ -179,6 +181,26 @@ import UnderstudyTestSupport
             #expect(status.replayedRoutes == ["GET /known"])
             #expect(status.misses == 1)
             #expect(status.recentMisses == ["GET /unknown?a=1"])
+        }
+    }
+
+    @Test func whatTheWriterCouldNotWriteIsReported() async throws {
+        try await withDirectory { directory in
+            let upstream = try UnderstudyServer.start()
+            defer { upstream.stop() }
+            let proxy = try startProxy(to: upstream, recordingInto: directory)
+            defer { proxy.stop() }
+            let client = HTTPTestClient(server: proxy)
+            #expect(try await client.send("/__understudy/recording").decode(RecordingStatus.self).writeFailures == 0)
+            // The directory becomes a plain file: nothing can be written into it any more.
+            try FileManager.default.removeItem(at: directory)
+            try Data("not a directory".utf8).write(to: directory)
+            #expect(try await client.send("/products/1").status == 200, "the reply does not wait for the disk")
+            await proxy.flushRecording()
+            let status = try await client.send("/__understudy/recording").decode(RecordingStatus.self)
+            #expect(status.recorded == 1)
+            #expect(status.writeFailures == 1)
+            #expect(status.lastWriteFailure?.hasPrefix(directory.path) == true, "\(status.lastWriteFailure ?? "")")
         }
     }
 }
