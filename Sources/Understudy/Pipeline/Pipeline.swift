@@ -19,7 +19,7 @@ final class Pipeline {
     let upstream: Upstream?
     /// Where forwarded exchanges are recorded, when they are.
     let recorder: Recorder
-    private let cache: ReplyCache
+    let cache: ReplyCache
     /// The recording that answers instead of the built-in routes (`--replay`), when one is given.
     let replay: ReplayRoutes?
     /// The concerns every reply passes through, in order.
@@ -69,7 +69,9 @@ final class Pipeline {
         if request.isAdmin {
             // The admin API: same origin and a known Host, then the admin token, then its routes.
             plan = adminPlan(for: request)
-        } else if servesBuiltInRoutes, let cached = cache.reply(for: request, rulesInstalled: faults.hasRules, faultReply: cannedFault) {
+        } else if let cached = servesBuiltInRoutes
+                    ? cache.reply(for: request, rulesInstalled: faults.hasRules, faultReply: cannedFault)
+                    : cache.replayReply(for: request, rulesInstalled: faults.hasRules) {
             // The fast path: a reply built once for what decides these bytes.
             plan = ReplyDraft(request: request, response: HTTPResponse(status: cached.reply.status), session: request.session)
             plan.canned = cached.reply

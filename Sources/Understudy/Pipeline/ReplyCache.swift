@@ -9,6 +9,9 @@
 final class ReplyCache {
     private let routes: ResponseCache
     private var faultReplies: [String: CannedReply] = [:]
+    /// Replayed answers that never change (`--replay`), canned the first time each target is served.
+    private var replayReplies: [String: CannedReply] = [:]
+    static let maximumReplayReplies = 4_096
 
     init(routes: ResponseCache) {
         self.routes = routes
@@ -31,5 +34,35 @@ final class ReplyCache {
         }
         guard !rulesInstalled else { return nil }
         return routes.cannedReply(for: request.target)
+    }
+
+    /// The canned answer of a replayed recording for a plain GET of `request.target`, once one was remembered.
+    func replayReply(for request: HTTPRequest, rulesInstalled: Bool) -> (reply: CannedReply, delayMilliseconds: Int)? {
+        guard !replayReplies.isEmpty, request.method == "GET", request.body.isEmpty, !request.hasOriginOrCondition,
+              (request.faultHeader ?? "").isEmpty, !rulesInstalled, let canned = replayReplies[request.target] else {
+            return nil
+        }
+        if let session = request.session, FaultController.problem(withSessionID: session) != nil { return nil }
+        return (canned, 0)
+    }
+
+    /// Cans `response`, the one recorded answer a plain GET of `target` gets, when its head is one the canned path
+    /// writes byte for byte as the pipeline would: `Content-Type` first (evhttp adds its own default when no field
+    /// is called that), no counters of its own (the canned head adds DummyJSON's), a 2xx with a body.
+    func rememberReplay(_ response: HTTPResponse, for target: String) {
+        guard replayReplies[target] == nil, replayReplies.count < ReplyCache.maximumReplayReplies,
+              (200..<300).contains(response.status), response.status != 204, response.body.count > 0,
+              response.headers.fields.first?.name.lowercased() == "content-type",
+              response.headers["X-RateLimit-Limit"] == nil else { return }
+        let body: SharedBytes
+        switch response.body {
+        case .shared(let shared): body = shared
+        case .bytes(let bytes): body = SharedBytes(bytes)
+        case .empty: return
+        }
+        let canned = CannedReply(status: response.status, headers: response.headers.fields, body: body,
+                                 etag: response.status == 200 ? response.etag : nil, fault: nil)
+        guard CannedHead.fits(canned) else { return }
+        replayReplies[target] = canned
     }
 }

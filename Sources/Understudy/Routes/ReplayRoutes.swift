@@ -9,7 +9,9 @@ import UnderstudyRecording
 struct ReplayRoutes: Sendable {
     /// What the recording says about a request.
     enum Answer {
-        case hit(HTTPResponse)
+        /// The recorded answer; `always` when it is the only one its request has, so every later identical
+        /// request gets the same bytes (and the pipeline may can it).
+        case hit(HTTPResponse, always: Bool)
         case miss(ReplayMiss)
     }
 
@@ -38,7 +40,8 @@ struct ReplayRoutes: Sendable {
             if case .success(let position) = matcher.pick(request) { picked = .success(position) }
         }
         switch picked {
-        case .success(let position): return .hit(prepared[position.entry][position.response])
+        case .success(let position):
+            return .hit(prepared[position.entry][position.response], always: prepared[position.entry].count == 1)
         case .failure(let miss): return .miss(miss)
         }
     }

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+import Understudy
+import UnderstudyRecording
+
+/// A replayed answer that never changes is canned after its first plain GET: the bytes on the wire stay the ones
+/// the whole pipeline wrote (Date and the rate-limit counters aside), and a sequence is never canned.
+@Suite struct ReplayFastPathTests {
+    private func withReplay(_ body: (UnderstudyServer) async throws -> Void) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fast-replay-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let writer = try RecordingWriter(directory: directory)
+        let json: [RecordedExchange.Header] = [.init("Content-Type", "application/json; charset=utf-8"), .init("X-Trace", "a")]
+        writer.append(RecordedExchange(request: .init(method: "GET", path: "/items/1"),
+                                       response: .init(status: 200, headers: json, body: Array(#"{"id":1}"#.utf8))))
+        for answer in ["first", "second"] {
+            writer.append(RecordedExchange(request: .init(method: "GET", path: "/poll"),
+                                           response: .init(status: 200, headers: json, body: Array(#""\#(answer)""#.utf8))))
+        }
+        await writer.flushed()
+        var configuration = UnderstudyServer.Configuration()
+        configuration.replay = try Recording(contentsOf: directory)
+        let server = try UnderstudyServer.start(configuration)
+        defer { server.stop() }
+        try await body(server)
+    }
+
+    /// One reply's text with the lines that differ by the second masked.
+    private func masked(_ response: RawResponse) -> String {
+        response.head.split(separator: "\r\n").map { line in
+            for name in ["Date:", "X-RateLimit-Remaining:", "X-RateLimit-Reset:"] where line.hasPrefix(name) { return name }
+            return String(line)
+        }.joined(separator: "\n") + "\n\n" + String(decoding: response.body, as: UTF8.self)
+    }
+
+    @Test func aCannedReplayedAnswerIsByteForByteThePipelinesOne() async throws {
+        try await withReplay { server in
+            let connection = try RawHTTPConnection(port: server.port)
+            var replies: [RawResponse] = []
+            for _ in 0..<3 {
+                connection.write("GET /items/1 HTTP/1.1\r\nHost: localhost\r\n\r\n")
+                replies.append(try #require(connection.readResponse()))
+            }
+            #expect(masked(replies[0]).contains("X-Trace: a"))
+            #expect(masked(replies[0]).contains("ETag: W/"))
+            #expect(masked(replies[1]) == masked(replies[0]))
+            #expect(masked(replies[2]) == masked(replies[0]))
+            #expect(server.journal.entries(path: "/items/1").count == 3, "canned replies are journaled too")
+            #expect(server.journal.entries(path: "/items/1").allSatisfy { $0.status == 200 && $0.bytesWritten == 8 })
+
+            // A fault still reaches a canned target: it goes the whole way through the pipeline.
+            connection.write("GET /items/1 HTTP/1.1\r\nHost: localhost\r\nX-Understudy-Fault: status=503\r\n\r\n")
+            #expect(try #require(connection.readResponse()).status == 503)
+        }
+    }
+
+    @Test func aSequenceIsNeverCanned() async throws {
+        try await withReplay { server in
+            let connection = try RawHTTPConnection(port: server.port)
+            var bodies: [String] = []
+            for _ in 0..<3 {
+                connection.write("GET /poll HTTP/1.1\r\nHost: localhost\r\n\r\n")
+                bodies.append(String(decoding: try #require(connection.readResponse()).body, as: UTF8.self))
+            }
+            #expect(bodies == [#""first""#, #""second""#, #""second""#])
+        }
+    }
+}
