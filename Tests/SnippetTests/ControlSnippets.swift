@@ -51,6 +51,16 @@ func snippetReplayInCI() async throws {
     // end
 }
 
+func snippetTLSFaults() async throws {
+    let control = ControlClient.fromEnvironment()
+    // snippet: control-tls-faults
+    try await control.queueTLSFault(.expired, times: 2)       // TLSFaultKind
+    let status = try await control.tlsFaults()                // queued, presented, recent
+    try await control.clearTLSFaults()
+    // end
+    _ = status
+}
+
 func snippetOneRequest() {
     // snippet: fault-one-request
     var request = URLRequest(url: URL(string: "http://localhost:8080/products/1")!)
