@@ -96,7 +96,8 @@ import UnderstudyTestSupport
             try await control.reset()
             #expect(try await control.rules().isEmpty)
             #expect(try await control.sessions().isEmpty)
-            try await control.goOffline(for: .seconds(1))
+            // Long enough that the next call comes within it on a loaded machine (under ThreadSanitizer 1 s was not).
+            try await control.goOffline(for: .seconds(5))
             // The admin call's own connection is kept alive, so it still answers while new ones are refused.
             #expect(try await control.health().offline)
             try #require(await waitUntil(within: .seconds(30)) { try await !control.health().offline }, "back online")
