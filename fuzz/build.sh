@@ -26,12 +26,15 @@ swiftc "${common[@]}" -module-name UnderstudyJSON -emit-module -emit-module-path
   -wmo -c $(find Sources/UnderstudyJSON -name '*.swift' | sort) -o "$out/UnderstudyJSON.o"
 swiftc "${common[@]}" -module-name UnderstudyFaultSpec -emit-module -emit-module-path "$out/modules/UnderstudyFaultSpec.swiftmodule" \
   -wmo -c $(find Sources/UnderstudyFaultSpec -name '*.swift' | sort) -o "$out/UnderstudyFaultSpec.o"
+swiftc "${common[@]}" -module-name UnderstudyRecording -I "$out/modules" -emit-module \
+  -emit-module-path "$out/modules/UnderstudyRecording.swiftmodule" \
+  -wmo -c $(find Sources/UnderstudyRecording -name '*.swift' | sort) -o "$out/UnderstudyRecording.o"
 # The control room's files as SwiftPM's embedInCode compiles them into Understudy (`PackageResources`), from the
 # debug build `make fuzz` runs first.
 resources=.build/debug/Understudy.build/DerivedSources/embedded_resources.swift
 [ -f "$resources" ] || { echo "fuzz: $resources is missing (swift build --product understudy first)" >&2; exit 1; }
 swiftc "${common[@]}" -module-name FuzzServer -I "$out/modules" "$out/UnderstudyLocking.o" "$out/UnderstudyJSON.o" \
-  "$out/UnderstudyFaultSpec.o" \
+  "$out/UnderstudyFaultSpec.o" "$out/UnderstudyRecording.o" \
   -I Sources/CLibevent -I Sources/CCrypto -I Sources/COpenSSL -I Sources/CLibeventOpenSSL \
   -I Sources/CHeaderLines/include -I Sources/CByteSearch/include \
   $(pkg-config --cflags-only-I libevent libevent_openssl libssl libcrypto | sed 's/-I/-Xcc -I/g') "${c_objects[@]}" \
