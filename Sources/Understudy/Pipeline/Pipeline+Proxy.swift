@@ -26,12 +26,7 @@ extension Pipeline {
         let forwarded = UpstreamRequest(forwarding: plan.request, to: upstream, clientAddress: clientAddress)
         return ProxiedReply(plan: proxyPlan, ownHeaders: plan.response.headers,
                             isHeadRequest: plan.request.method == "HEAD", upstreamURL: upstream.url) { [weak transport, recorder] in
-            guard let transport else {
-                let exchange = UpstreamExchange(startedAt: EventLoop.monotonicMilliseconds())
-                exchange.failed(UpstreamFailure(kind: .unreachable, detail: "the server is stopping"),
-                                at: exchange.startedAt)
-                return exchange
-            }
+            guard let transport else { return .unsent("the server is stopping") }
             let exchange = transport.sendUpstream(forwarded)
             // Kept for a recording, or (smaller bodies) for a snapshot of the last exchanges made later.
             exchange.keptBodyLimit = recorder.isRecording ? UpstreamExchange.recordedBodyLimit : UpstreamExchange.snapshotBodyLimit

@@ -44,6 +44,13 @@ final class UpstreamExchange {
         self.startedAt = startedAt
     }
 
+    /// An exchange that failed before anything was sent (no upstream, the server stopping).
+    static func unsent(_ detail: String) -> UpstreamExchange {
+        let exchange = UpstreamExchange(startedAt: EventLoop.monotonicMilliseconds())
+        exchange.failed(UpstreamFailure(kind: .unreachable, detail: detail), at: exchange.startedAt)
+        return exchange
+    }
+
     var isOver: Bool { ended || failure != nil }
 
     /// The upstream's whole reply, when its body was kept and it ended cleanly: what `--record` writes.

@@ -205,11 +205,7 @@ extension HTTPTransport: TransportControls {
     }
 
     func sendUpstream(_ request: UpstreamRequest) -> UpstreamExchange {
-        guard let upstreamClient else {
-            let exchange = UpstreamExchange(startedAt: EventLoop.monotonicMilliseconds())
-            exchange.failed(UpstreamFailure(kind: .unreachable, detail: "no upstream is configured"), at: exchange.startedAt)
-            return exchange
-        }
+        guard let upstreamClient else { return .unsent("no upstream is configured") }
         return upstreamClient.send(request)
     }
 
