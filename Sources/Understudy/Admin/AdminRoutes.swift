@@ -44,8 +44,8 @@ struct AdminRoutes {
                 .init(key: "heldConnections", value: .number(JSONNumber(transport.heldReplies))),
                 // Only with HTTPS, so a plain server's reply keeps its bytes; the control room shows TLS faults then.
             ] + (transport.tlsFaults == nil ? [] : [.init(key: "https", value: .bool(true))]))))
-        case ("GET", "recording"?, 1), ("POST", "recording"?, 1), ("DELETE", "recording"?, 1),
-             ("POST", "recording"?, 2) where segments[1] == "snapshot":
+        case (_, "recording"?, _) where AdminRoutes.serves(method, segments):
+            // `allowedMethods` is the one list of what the recording routes answer; `recordingRoute` dispatches.
             return try recordingRoute(request, method: method, segments)
         case ("GET", "faults"?, 1):
             return json(.object(JSONObject([.init(key: "rules", value: .array(faults.rules.map(AdminJSON.rule)))])))
@@ -145,7 +145,7 @@ struct AdminRoutes {
             let seed = try AdminJSON.seed(value)
             faults.reseed(seed)
             return json(.object(JSONObject([.init(key: "seed", value: .number(JSONNumber(seed: seed)))])))
-        case ("GET", "tls-faults"?, 1), ("POST", "tls-faults"?, 1), ("DELETE", "tls-faults"?, 1):
+        case (_, "tls-faults"?, 1) where AdminRoutes.serves(method, segments):
             return try tlsFaults(request, method: method)
         case (_, _?, 1...2) where AdminRoutes.allowedMethods(segments) != nil:
             let listed = AdminRoutes.allowedMethods(segments) ?? []
@@ -155,6 +155,11 @@ struct AdminRoutes {
         default:
             throw APIError(404, "Admin route \(request.method) \(request.path) not found; see /__understudy/health, faults, requests, sessions, reset, offline, seed, scenarios, events")
         }
+    }
+
+    /// Whether the admin resource at `segments` answers `method` (HEAD reads as GET by then).
+    static func serves(_ method: String, _ segments: [String]) -> Bool {
+        allowedMethods(segments)?.contains(method) ?? false
     }
 
     /// The methods each admin resource answers, for 405s; HEAD comes with GET.

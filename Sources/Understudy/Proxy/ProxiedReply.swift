@@ -1,5 +1,4 @@
 import Foundation
-import UnderstudyJSON
 
 /// A reply forwarded from the upstream as it arrives, with the request's faults applied on the way: the head when
 /// the upstream's head comes, the body slice by slice (paced, cut at an offset, or reset after the head), or a
@@ -43,22 +42,6 @@ struct ProxiedReply: Delivery {
         case sending(BodyCut)
         case done
     }
-
-    /// How much of the body goes out, how fast, and how it ends.
-    struct BodyCut {
-        /// Body bytes to send at most; nil: all.
-        var limit: Int?
-        /// End by closing rather than cleanly (a truncation of a body whose end is not known yet).
-        var closeAtEnd = false
-        /// The pace, for a dribbled body.
-        var pacer: RatePacer?
-        var sent = 0
-        /// The held body, once gathered and transformed; nil: read from the exchange.
-        var held: [UInt8]?
-        /// The stream faults at work on an event stream.
-        var events: ProxiedEvents?
-    }
-
     mutating func advance(_ context: DeliveryContext) -> DeliveryTurn {
         let exchange: UpstreamExchange
         if let started = self.exchange {
@@ -97,22 +80,19 @@ struct ProxiedReply: Delivery {
         narrow(toEventStream: head.headers["Content-Type"]?.lowercased().hasPrefix("text/event-stream") == true)
         let headers = forwardedHeaders(head.headers)
         if isHeadRequest || !ProxiedReply.hasBody(status: head.status) {
-            finish(exchange, head.status)
-            exchange.cancelIfUnfinished()
-            return DeliveryTurn([.replyHead(status: head.status, headers: headers,
-                                            contentLength: isHeadRequest ? head.contentLength : nil), .end])
+            return endedEarly(exchange, head.status, [.replyHead(status: head.status, headers: headers,
+                                                                 contentLength: isHeadRequest ? head.contentLength : nil), .end])
         }
         if plan.resetAfterHead {
-            finish(exchange, head.status)
-            exchange.cancelIfUnfinished()
-            return DeliveryTurn([.replyHead(status: head.status, headers: headers, contentLength: head.contentLength),
-                                 .closeWhenFlushed(reset: true)])
+            return endedEarly(exchange, head.status, [.replyHead(status: head.status, headers: headers,
+                                                                 contentLength: head.contentLength),
+                                                      .closeWhenFlushed(reset: true)])
         }
         if needsWholeBody(head) {
             phase = .holding(head)
             return heldBodyArrived(head, exchange, context)
         }
-        var cut = bodyCut(length: head.contentLength, now: context.now)
+        var cut = bodyCut(.live(length: head.contentLength), now: context.now)
         if plan.stream != FaultSpec.StreamFaults() { cut.events = ProxiedEvents(faults: plan.stream) }
         let announced = plan.truncation == .chunked ? nil : head.contentLength
         var turn = sendBody(&cut, exchange, context)
@@ -120,17 +100,6 @@ struct ProxiedReply: Delivery {
         if case .awaitingHead = phase { phase = .sending(cut) }
         return turn
     }
-
-    /// The faults that need the whole body before the first byte goes: breaking its JSON, and a share of a body
-    /// whose length is not known yet.
-    private func needsWholeBody(_ head: UpstreamExchange.Head) -> Bool {
-        if plan.malformed != nil, (200..<300).contains(head.status) { return true }
-        guard head.contentLength == nil else { return false }
-        if case .percent? = plan.truncation { return true }
-        if case .chunks? = plan.pacing { return true }
-        return false
-    }
-
     private mutating func heldBodyArrived(_ head: UpstreamExchange.Head, _ exchange: UpstreamExchange,
                                           _ context: DeliveryContext) -> DeliveryTurn {
         if let failure = exchange.failure { return failed(failure, exchange) }
@@ -141,50 +110,19 @@ struct ProxiedReply: Delivery {
         }
         var headers = forwardedHeaders(head.headers)
         if plan.malformed != nil { headers.remove("ETag") }
-        var cut = bodyCut(length: body.count, now: context.now)
-        cut.held = body
+        var cut = bodyCut(.held(body), now: context.now)
         var turn = sendBody(&cut, exchange, context)
         let announced = plan.truncation == .chunked ? nil : body.count
         turn.steps.insert(.replyHead(status: head.status, headers: headers, contentLength: announced), at: 0)
         if case .holding = phase { phase = .sending(cut) }
         return turn
     }
-
-    /// The limit and pace for a body of `length` bytes (nil: not known yet).
-    private func bodyCut(length: Int?, now: Double) -> BodyCut {
-        var cut = BodyCut()
-        switch plan.truncation {
-        case .bytes(let count)?:
-            // A truncated body always misses at least its last byte; when the length is not known, the body ends
-            // with a close instead of its last chunk.
-            if let length { cut.limit = min(count, max(0, length - 1)) } else { cut.limit = count; cut.closeAtEnd = true }
-        case .percent(let percent)?:
-            cut.limit = (length ?? 0) * percent / 100
-        case .chunked?:
-            if let length { cut.limit = max(0, length - max(1, length / 4)) } else { cut.closeAtEnd = true }
-        case nil:
-            break
-        }
-        if plan.pacing != nil || plan.stall != nil {
-            var pauses: [RatePacer.Pause] = []
-            if let stall = plan.stall, let length { pauses = RatePacer.pauses(length: length, range: stall, seed: plan.scheduleSeed) }
-            cut.pacer = RatePacer(pacing: plan.pacing, length: length, pauses: pauses)
-            _ = cut.pacer?.start(at: now)
-        }
-        return cut
-    }
-
     // MARK: The body
 
     private mutating func sendBody(_ cut: inout BodyCut, _ exchange: UpstreamExchange,
                                    _ context: DeliveryContext) -> DeliveryTurn {
         if cut.events != nil { return sendEvents(&cut, exchange, context) }
-        if cut.held == nil {
-            // A client that stopped keeping up stops the upstream too, until it drains.
-            let behind = context.unflushedBytes > ProxiedReply.highWaterBytes
-            exchange.setPaused(behind)
-            if behind { return DeliveryTurn(wake: ProxiedReply.drainCheckMilliseconds) }
-        }
+        if cut.held == nil, let wait = keepingUp(exchange, context) { return wait }
         var allowed = cut.limit.map { $0 - cut.sent } ?? .max
         var nextTick: Double?
         if var pacer = cut.pacer {
@@ -202,23 +140,18 @@ struct ProxiedReply: Delivery {
             bytes = exchange.take(upTo: max(0, allowed))
         }
         cut.sent += bytes.count
-        var steps: [DeliveryStep] = bytes.isEmpty ? [] : [.body(bytes)]
+        let steps: [DeliveryStep] = bytes.isEmpty ? [] : [.body(bytes)]
         let status = exchange.head?.status ?? 0
         if let limit = cut.limit, cut.sent >= limit {
-            finish(exchange, status)
-            exchange.cancelIfUnfinished()
-            return DeliveryTurn(steps + [.closeWhenFlushed(reset: false)])
+            return endedEarly(exchange, status, steps + [.closeWhenFlushed(reset: false)])
         }
         let drained = cut.held.map { cut.sent >= $0.count } ?? (exchange.ended && exchange.pending.isEmpty)
         if drained {
             finish(exchange, status)
-            return DeliveryTurn(steps + [cut.closeAtEnd ? .closeWhenFlushed(reset: false) : .end])
+            return DeliveryTurn(steps + [endsWithClose(cut) ? .closeWhenFlushed(reset: false) : .end])
         }
         if let failure = exchange.failure, cut.held == nil {
-            // The head is out: all that is left is to close, so the client sees the body end early.
-            upstream = outcome(exchange, status: status, failure: failure.detail)
-            phase = .done
-            return DeliveryTurn(steps + [.closeWhenFlushed(reset: false)])
+            return brokeOff(failure, exchange, status, steps)
         }
         let waiting = cut.held != nil || !exchange.pending.isEmpty
         return DeliveryTurn(steps, wake: waiting ? nextTick.map { max(0, $0) } : nil)
@@ -230,9 +163,7 @@ struct ProxiedReply: Delivery {
                                      _ context: DeliveryContext) -> DeliveryTurn {
         guard var events = cut.events else { return DeliveryTurn() }
         defer { cut.events = events }
-        let behind = context.unflushedBytes > ProxiedReply.highWaterBytes
-        exchange.setPaused(behind)
-        if behind { return DeliveryTurn(wake: ProxiedReply.drainCheckMilliseconds) }
+        if let wait = keepingUp(exchange, context) { return wait }
         events.receive(exchange.take())
         if exchange.ended { events.upstreamEnded() }
         let piece = events.nextPiece()
@@ -242,14 +173,10 @@ struct ProxiedReply: Delivery {
         if !events.outbox.isEmpty { return DeliveryTurn(steps, wake: 1) }
         switch events.ending {
         case .close(let reset)?:
-            finish(exchange, status)
-            exchange.cancelIfUnfinished()
-            return DeliveryTurn(steps + [.closeWhenFlushed(reset: reset)])
+            return endedEarly(exchange, status, steps + [.closeWhenFlushed(reset: reset)])
         case .stall?:
             // Nothing more goes out: the upstream is let go, and the client is held until it leaves.
-            finish(exchange, status)
-            exchange.cancelIfUnfinished()
-            return DeliveryTurn(steps + [.hang])
+            return endedEarly(exchange, status, steps + [.hang])
         case nil:
             break
         }
@@ -258,13 +185,17 @@ struct ProxiedReply: Delivery {
             return DeliveryTurn(steps + [.end])
         }
         if let failure = exchange.failure {
-            upstream = outcome(exchange, status: status, failure: failure.detail)
-            phase = .done
-            return DeliveryTurn(steps + [.closeWhenFlushed(reset: false)])
+            return brokeOff(failure, exchange, status, steps)
         }
         return DeliveryTurn(steps)
     }
 
+    /// A client that stopped keeping up stops the upstream too, until it drains: the turn that waits, or nil.
+    private func keepingUp(_ exchange: UpstreamExchange, _ context: DeliveryContext) -> DeliveryTurn? {
+        let behind = context.unflushedBytes > ProxiedReply.highWaterBytes
+        exchange.setPaused(behind)
+        return behind ? DeliveryTurn(wake: ProxiedReply.drainCheckMilliseconds) : nil
+    }
     /// Keeps the faults that act on this kind of reply (the stream faults on an event stream, the body faults on
     /// anything else), and says so in `X-Understudy-Fault-Applied`.
     private mutating func narrow(toEventStream isEventStream: Bool) {
@@ -297,6 +228,24 @@ struct ProxiedReply: Delivery {
                              .body(isHeadRequest ? [] : body), .end])
     }
 
+    /// The reply ends before the upstream's does (a cut, a reset, a stall, a reply with no body): the upstream
+    /// is let go.
+    private mutating func endedEarly(_ exchange: UpstreamExchange, _ status: Int,
+                                     _ steps: [DeliveryStep]) -> DeliveryTurn {
+        finish(exchange, status)
+        exchange.cancelIfUnfinished()
+        return DeliveryTurn(steps)
+    }
+
+    /// The upstream failed after the head went out: all that is left is to close, so the client sees the body end
+    /// early.
+    private mutating func brokeOff(_ failure: UpstreamFailure, _ exchange: UpstreamExchange, _ status: Int,
+                                   _ steps: [DeliveryStep]) -> DeliveryTurn {
+        upstream = outcome(exchange, status: status, failure: failure.detail)
+        phase = .done
+        return DeliveryTurn(steps + [.closeWhenFlushed(reset: false)])
+    }
+
     private mutating func finish(_ exchange: UpstreamExchange, _ status: Int) {
         upstream = outcome(exchange, status: status, failure: nil)
         upstream?.reply = exchange.capturedReply
@@ -306,37 +255,6 @@ struct ProxiedReply: Delivery {
     private func outcome(_ exchange: UpstreamExchange, status: Int, failure: String?) -> UpstreamOutcome {
         UpstreamOutcome(status: status, milliseconds: (exchange.headAt ?? exchange.startedAt) - exchange.startedAt,
                         failure: failure)
-    }
-
-    /// The upstream's headers minus those of the hop between it and us, and minus those the reply sets itself.
-    private func forwardedHeaders(_ upstream: HTTPHeaders) -> HTTPHeaders {
-        var headers = HTTPHeaders()
-        let connectionListed = Set((upstream["Connection"] ?? "").split(separator: ",").map {
-            // Not Foundation's trimmingCharacters (~3k instructions a call): a token holds no blank anyway.
-            $0.filter { $0 != " " && $0 != "\t" }.lowercased()
-        })
-        for field in upstream {
-            let name = field.name.lowercased()
-            guard !UpstreamRequest.hopByHop.contains(name), !connectionListed.contains(name),
-                  name != "content-length", ownHeaders[field.name] == nil else { continue }
-            headers.add(field.name, field.value)
-        }
-        for field in ownHeaders { headers.add(field.name, field.value) }
-        return headers
-    }
-
-    static func hasBody(status: Int) -> Bool {
-        !(100..<200).contains(status) && status != 204 && status != 304
-    }
-
-    static func corrupt(_ body: [UInt8], _ malformation: FaultSpec.Malformation) -> [UInt8] {
-        switch malformation {
-        case .syntax:
-            return FaultedResponses.brokenSyntax(body)
-        case .shape:
-            guard let value = try? JSONParser.parse(body) else { return FaultedResponses.brokenSyntax(body) }
-            return JSONWriter.encode(FaultedResponses.wrongShape(value))
-        }
     }
 }
 

@@ -70,12 +70,15 @@ final class UpstreamExchange {
 
     func received(_ bytes: [UInt8]) {
         guard !isOver, !bytes.isEmpty else { return }
-        pending += bytes
+        // A body that comes in one read is shared, not copied, by what is pending, what is kept and what is sent.
+        if pending.isEmpty { pending = bytes } else { pending += bytes }
         bodyBytesReceived += bytes.count
         if keptBodyLimit > 0, !keptBodyOverflowed {
             if keptBody.count + bytes.count > keptBodyLimit {
                 keptBodyOverflowed = true
                 keptBody = []
+            } else if keptBody.isEmpty {
+                keptBody = bytes
             } else {
                 keptBody += bytes
             }

@@ -8,12 +8,6 @@ struct UpstreamRequest: Equatable {
     let headers: HTTPHeaders
     let body: [UInt8]
 
-    /// Headers that describe one hop, not the message (RFC 9110 §7.6.1), and never cross a proxy.
-    static let hopByHop: Set<String> = [
-        "connection", "keep-alive", "proxy-connection", "proxy-authenticate", "proxy-authorization", "te",
-        "trailer", "transfer-encoding", "upgrade",
-    ]
-
     init(forwarding request: HTTPRequest, to upstream: Upstream, clientAddress: String?) {
         method = request.method
         var target = upstream.basePath + String(request.path)
@@ -26,9 +20,7 @@ struct UpstreamRequest: Equatable {
         }
         self.target = target.isEmpty ? "/" : target
         let incoming = request.headers.decoded
-        let connectionListed = Set((incoming["Connection"] ?? "").split(separator: ",").map {
-            $0.filter { $0 != " " && $0 != "\t" }.lowercased()
-        })
+        let hopByHop = incoming.hopByHopNames()
         var headers = HTTPHeaders()
         headers.add("Host", upstream.hostHeader)
         var forwardedFor: String?
@@ -39,7 +31,7 @@ struct UpstreamRequest: Equatable {
                 continue
             }
             // `Expect: 100-continue` was answered here already, and the body goes whole.
-            guard !UpstreamRequest.hopByHop.contains(name), !connectionListed.contains(name), name != "host",
+            guard !hopByHop.contains(name), name != "host",
                   name != "content-length", name != "expect", !name.hasPrefix("x-understudy-"),
                   !name.hasPrefix("x-forwarded-")
             else { continue }

@@ -17,33 +17,24 @@ public struct RecordedExchange: Sendable, Equatable {
 }
 
 extension RecordedExchange {
-    /// One header line; names keep the case they were sent in, and a name may repeat (`Set-Cookie`).
-    public struct Header: Sendable, Equatable, Hashable {
-        /// The field name, e.g. `Content-Type`.
+    /// A name and a value, in the order the request or reply gave them: a header line or a query parameter.
+    public struct Field: Sendable, Equatable, Hashable {
+        /// The header's name in the case it was sent in (`Content-Type`), or the query parameter's name, decoded.
         public var name: String
-        /// The field value.
+        /// The header's value, or the parameter's value decoded (empty when it came with none).
         public var value: String
 
-        /// A header line.
+        /// A field from its name and value.
         public init(_ name: String, _ value: String) {
             self.name = name
             self.value = value
         }
     }
 
-    /// One decoded query parameter, in the order the request gave it.
-    public struct QueryItem: Sendable, Equatable, Hashable {
-        /// The parameter name, decoded.
-        public var name: String
-        /// The value, decoded (empty when the parameter came with none).
-        public var value: String
-
-        /// A query parameter.
-        public init(_ name: String, _ value: String) {
-            self.name = name
-            self.value = value
-        }
-    }
+    /// One header line; a name may repeat (`Set-Cookie`).
+    public typealias Header = Field
+    /// One decoded query parameter.
+    public typealias QueryItem = Field
 
     /// A request: what matching reads (method, path, query, body) and the headers worth keeping.
     public struct Request: Sendable, Equatable {
