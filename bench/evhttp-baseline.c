@@ -1,7 +1,7 @@
 /* A bare evhttp server in C, tuned as shared/reference/performance.md says: the physical limit of the listener
  * Understudy is built on. It serves fixed bytes fetched from Understudy by bench/bench.py.
  *
- *   evhttp-baseline MAPFILE
+ *   evhttp-baseline MAPFILE [CERTIFICATE KEY]
  *
  * MAPFILE has one line per route: "STATUS<TAB>CONTENT-TYPE<TAB>URI<TAB>BODYFILE". The request URI (path and
  * query, exactly as sent) selects the entry; anything else is a 404. Binds 127.0.0.1 on a free port and prints
@@ -9,6 +9,13 @@
  *
  * With BASELINE_EXTRA_HEADERS set ("Name: value" lines), every reply also carries those headers: bench/instructions.sh
  * uses it to price the headers Understudy must send (X-RateLimit-*, ETag) in evhttp itself.
+ *
+ * With CERTIFICATE and KEY (PEM files), it also serves HTTPS on a second free port, printed as
+ * "https://127.0.0.1:PORT" on its second line: bufferevent_openssl set up as Understudy sets up its own (TLS 1.2 and
+ * up, SSL_MODE_RELEASE_BUFFERS, dirty shutdown allowed, each reply's first 16 KiB coalesced into one TLS record), so
+ * bench/bench.py shows its TLS-to-plain ratio beside Understudy's as the ceiling of evhttp over OpenSSL on this
+ * machine. BASELINE_TLS_SPLIT_RECORDS=1 leaves the coalescing out (head and body then go as two records, stock
+ * bufferevent_openssl), to price it.
  *
  * Settings: evconnlistener_new_bind with a 1,024 backlog + evhttp_bind_listener, TCP_NODELAY on the listener
  * (accepted sockets inherit it), bufferevent max single write 256 KiB via evhttp_set_bevcb, bodies added by
@@ -138,7 +145,7 @@ static struct bufferevent *make_tls_bev(struct event_base *base, void *arg) {
     if (!bev) { SSL_free(ssl); return NULL; }
     bufferevent_openssl_set_allow_dirty_shutdown(bev, 1);
     bufferevent_set_max_single_write(bev, 256 << 10);
-    if (getenv("XCOALESCE")) evbuffer_add_cb(bufferevent_get_output(bev), coalesce_reply, NULL);
+    if (!getenv("BASELINE_TLS_SPLIT_RECORDS")) evbuffer_add_cb(bufferevent_get_output(bev), coalesce_reply, NULL);
     return bev;
 }
 
@@ -181,7 +188,7 @@ int main(int argc, char **argv) {
     if (argc == 4) {
         tls_context = SSL_CTX_new(TLS_server_method());
         SSL_CTX_set_min_proto_version(tls_context, TLS1_2_VERSION);
-        if (getenv("XRELEASE")) SSL_CTX_set_mode(tls_context, SSL_MODE_RELEASE_BUFFERS);
+        SSL_CTX_set_mode(tls_context, SSL_MODE_RELEASE_BUFFERS);
         if (SSL_CTX_use_certificate_chain_file(tls_context, argv[2]) != 1
             || SSL_CTX_use_PrivateKey_file(tls_context, argv[3], SSL_FILETYPE_PEM) != 1) {
             ERR_print_errors_fp(stderr);

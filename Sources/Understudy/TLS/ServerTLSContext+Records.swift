@@ -14,8 +14,8 @@ extension ServerTLSContext {
     /// costs far less (bench/NOTES.md, "HTTPS"). The callback runs on every change to the buffer, before the loop
     /// next writes, so the whole reply is in place when the write comes; it copies only while the front is in
     /// pieces, at most 16 KiB each time.
-    static func coalesceRecords(of bufferEvent: OpaquePointer) {
-        _ = evbuffer_add_cb(bufferevent_get_output(bufferEvent), { output, info, _ in
+    static func coalesceRecords(in output: OpaquePointer) {
+        _ = evbuffer_add_cb(output, { output, info, _ in
             guard let output, let info, info.pointee.n_added > 0 else { return }
             let front = min(evbuffer_get_length(output), ServerTLSContext.recordCapacity)
             var first = iovec()  // evbuffer_iovec, which libevent defines as iovec
