@@ -6,6 +6,13 @@ import Testing
 /// A TLS connection's output keeps its first record's worth in one piece, so a reply's head and body leave as one
 /// TLS record (one `SSL_write` per piece in `bufferevent_openssl`), with every byte as it was added.
 @Suite struct ServerTLSContextRecordsTests {
+    /// A new buffer that coalesces as a TLS connection's output does; the caller frees it.
+    private func coalescingOutput() throws -> OpaquePointer {
+        let output = try #require(evbuffer_new())
+        ServerTLSContext.coalesceRecords(in: output)
+        return output
+    }
+
     /// How many pieces the first `bytes` of `output` span.
     private func pieces(_ output: OpaquePointer, front bytes: Int) -> Int32 {
         var first = iovec()
@@ -30,18 +37,16 @@ import Testing
     }
 
     @Test func aSmallReplyIsOnePieceWithItsBytes() throws {
-        let output = try #require(evbuffer_new())
+        let output = try coalescingOutput()
         defer { evbuffer_free(output) }
-        ServerTLSContext.coalesceRecords(in: output)
         let sent = addReply(to: output, body: Array(repeating: UInt8(ascii: "x"), count: 1_489))
         #expect(pieces(output, front: evbuffer_get_length(output)) == 1)
         #expect(contents(output) == sent)
     }
 
     @Test func aLargeReplyHasItsFirstRecordInOnePieceAndTheRestUncopied() throws {
-        let output = try #require(evbuffer_new())
+        let output = try coalescingOutput()
         defer { evbuffer_free(output) }
-        ServerTLSContext.coalesceRecords(in: output)
         let body = (0..<45_726).map { UInt8(truncatingIfNeeded: $0) }
         let sent = addReply(to: output, body: body)
         #expect(pieces(output, front: ServerTLSContext.recordCapacity) == 1)
@@ -50,9 +55,8 @@ import Testing
     }
 
     @Test func aReplyAddedBehindUnsentBytesJoinsThem() throws {
-        let output = try #require(evbuffer_new())
+        let output = try coalescingOutput()
         defer { evbuffer_free(output) }
-        ServerTLSContext.coalesceRecords(in: output)
         let first = addReply(to: output, body: Array("{\"id\":1}".utf8))
         let second = addReply(to: output, body: Array("{\"id\":2}".utf8))
         #expect(pieces(output, front: evbuffer_get_length(output)) == 1)
