@@ -145,7 +145,7 @@ release-dynamic: deps
 bench-tools: deps
 	@command -v wrk >/dev/null 2>&1 || scripts/install-deps.sh wrk
 	@mkdir -p .build/bench
-	$(BENCH_CC) -O2 -Wall -o .build/bench/evhttp-baseline bench/evhttp-baseline.c $$(pkg-config --cflags --libs libevent)
+	$(BENCH_CC) -O2 -Wall -o .build/bench/evhttp-baseline bench/evhttp-baseline.c $$(pkg-config --cflags --libs libevent libevent_openssl openssl)
 	$(BENCH_CC) -O2 -Wall -o .build/bench/sse-fanout bench/sse-fanout.c
 
 # Regenerates fixtures/*.json and the embedded copy; the output is deterministic.

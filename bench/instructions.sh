@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Instructions per request on the event loop, counted by callgrind: unlike seconds, they do not move when other
 # work shares the machine. Measures Understudy on GET /products/1, the same with `X-Understudy-Fault: status=503`,
-# and GET /products (the list's first page), then the bare evhttp baseline serving the same bytes, alone and with
-# the headers the DummyJSON contract makes Understudy send (X-RateLimit-*, ETag), so the price of those headers
-# inside evhttp is separated from Understudy's own.
+# GET /products (the list's first page) and GET /products/1 over TLS (keep-alive; the four connections' handshakes
+# are counted too, ~1 % of the row), then the bare evhttp baseline serving the same bytes (over TLS with
+# Understudy's certificate for the TLS row), alone and with the headers the DummyJSON contract makes Understudy send
+# (X-RateLimit-*, ETag), so the price of those headers inside evhttp is separated from Understudy's own.
 #
 #   bench/instructions.sh                         after `make bench-tools` and the build below; `make bench-instructions`
 #                                                 does all three
@@ -59,19 +60,23 @@ wait_for() {  # URL: polls until it answers, for up to 60 s (programs start slow
 }
 
 fault=(-H "X-Understudy-Fault: status=503")
-# name|path|uses the fault header
-routes=("GET /products/1|/products/1|" "GET /products/1, header status=503|/products/1|fault" "GET /products|/products|")
+# name|path|uses the fault header|over TLS
+routes=("GET /products/1|/products/1||" "GET /products/1, header status=503|/products/1|fault|" "GET /products|/products||"
+        "GET /products/1 over TLS|/products/1||tls")
+# The local CA and leaf the TLS rows use (made by the first fetch_replies), which curl trusts through this variable.
+tls_dir=$work/tls
+export CURL_CA_BUNDLE=$tls_dir/understudy-ca.pem
 
 # The bytes the baseline serves, and the headers its second pass adds, come from Understudy's own replies (a run
 # outside valgrind). Each route is fetched twice and the second reply kept: that is the one wrk's requests get.
 fetch_replies() {  # BINARY PREFIX: writes PREFIX.N.body, .type and .head for route N
     local binary=$1 prefix=$2 port pid index=0
     port=$(free_port)
-    "$binary" --port "$port" --quiet >/dev/null 2>&1 &
+    "$binary" --port "$port" --quiet --tls-port 0 --tls-dir "$tls_dir" >/dev/null 2>&1 &
     pid=$!
     wait_for "http://127.0.0.1:$port/products/1"
     for route in "${routes[@]}"; do
-        IFS='|' read -r _ path faulted <<<"$route"
+        IFS='|' read -r _ path faulted _ <<<"$route"
         local options=()
         [ -n "$faulted" ] && options=("${fault[@]}")
         curl -s -o /dev/null "${options[@]}" "http://127.0.0.1:$port$path"
@@ -107,22 +112,29 @@ count() {
 }
 
 measure_understudy() {  # BINARY INDEX: sets $per_request for route INDEX
-    local binary=$1 index=$2 port name path faulted
-    IFS='|' read -r name path faulted <<<"${routes[$index]}"
-    local options=()
+    local binary=$1 index=$2 port name path faulted tls
+    IFS='|' read -r name path faulted tls <<<"${routes[$index]}"
+    local options=() url
     [ -n "$faulted" ] && options=("${fault[@]}")
     port=$(free_port)
-    valgrind --tool=callgrind --callgrind-out-file="$work/understudy.out" "$binary" --port "$port" --quiet \
-        >/dev/null 2>&1 &
+    if [ -n "$tls" ]; then
+        valgrind --tool=callgrind --callgrind-out-file="$work/understudy.out" "$binary" --tls --port "$port" \
+            --tls-dir "$tls_dir" --quiet >/dev/null 2>&1 &
+        url="https://127.0.0.1:$port"
+    else
+        valgrind --tool=callgrind --callgrind-out-file="$work/understudy.out" "$binary" --port "$port" --quiet \
+            >/dev/null 2>&1 &
+        url="http://127.0.0.1:$port"
+    fi
     pid=$!
-    wait_for "http://127.0.0.1:$port/products/1"
+    wait_for "$url/products/1"
     label="Understudy $name"
-    count "$work/understudy.out" "http://127.0.0.1:$port$path" "${options[@]}"
+    count "$work/understudy.out" "$url$path" "${options[@]}"
 }
 
 measure_baseline() {  # INDEX MODE (plain or headers): sets $per_request for route INDEX served by evhttp-c
-    local index=$1 mode=$2 name path faulted
-    IFS='|' read -r name path faulted <<<"${routes[$index]}"
+    local index=$1 mode=$2 name path faulted tls
+    IFS='|' read -r name path faulted tls <<<"${routes[$index]}"
     local options=()
     [ -n "$faulted" ] && options=("${fault[@]}")
     local status
@@ -138,12 +150,15 @@ measure_baseline() {  # INDEX MODE (plain or headers): sets $per_request for rou
     else
         unset BASELINE_EXTRA_HEADERS
     fi
+    # Over TLS it prints its HTTPS URL on a second line.
+    local certificate=() line=1
+    [ -n "$tls" ] && certificate=("$tls_dir/localhost.pem" "$tls_dir/localhost-key.pem") && line=2
     valgrind --tool=callgrind --callgrind-out-file="$work/baseline.out" "$BASELINE" "$work/map.txt" \
-        >"$work/baseline.url" 2>/dev/null &
+        "${certificate[@]}" >"$work/baseline.url" 2>/dev/null &
     pid=$!
-    for _ in $(seq 1 240); do [ -s "$work/baseline.url" ] && break; sleep 0.25; done
+    for _ in $(seq 1 240); do [ "$(wc -l <"$work/baseline.url")" -ge "$line" ] && break; sleep 0.25; done
     local url
-    url=$(head -1 "$work/baseline.url")
+    url=$(sed -n "${line}p" "$work/baseline.url")
     wait_for "$url$path"
     label="evhttp-c $name"
     [ "$mode" = headers ] && label="$label + headers"

@@ -122,6 +122,7 @@ final class ServerTLSContext: @unchecked Sendable {
         }
         // A client that closes without close_notify (most do, after their last reply) is an end of file, not an error.
         bufferevent_openssl_set_allow_dirty_shutdown(bufferEvent, 1)
+        ServerTLSContext.coalesceRecords(in: bufferevent_get_output(bufferEvent))
         return bufferEvent
     }
 
