@@ -12,8 +12,8 @@ extension AdminRoutes {
         case "POST":
             let fields = try body(of: request)
             try AdminJSON.allowOnly(["fault", "times"], in: fields)
-            let names = TLSFault.allCases.map(\.rawValue).joined(separator: ", ")
-            guard let text = fields["fault"]?.stringValue, let fault = TLSFault(rawValue: text) else {
+            let names = TLSFaultKind.allCases.map(\.rawValue).joined(separator: ", ")
+            guard let text = fields["fault"]?.stringValue, let fault = TLSFaultKind(rawValue: text) else {
                 throw APIError(400, "Invalid 'fault' - must be one of \(names)")
             }
             let times = fields["times"].map { $0.doubleValue.flatMap { Int(exactly: $0) } } ?? 1

@@ -12,7 +12,7 @@ import Foundation
 /// the loop thread. The fault queue locks.
 final class ServerTLSContext: @unchecked Sendable {
     private let context: OpaquePointer
-    /// The same certificate, with a ClientHello callback that resets the connection (`TLSFault.reset`).
+    /// The same certificate, with a ClientHello callback that resets the connection (`TLSFaultKind.reset`).
     private let resetContext: OpaquePointer
     private let faultIdentities: TLSFaultIdentities
     /// The faults the next handshakes go wrong with.
@@ -69,7 +69,7 @@ final class ServerTLSContext: @unchecked Sendable {
     /// handshake; other names are served as usual.
     private func serverNameSeen(on ssl: OpaquePointer, alert: UnsafeMutablePointer<Int32>?) -> Int32 {
         guard let text = SSL_get_servername(ssl, Int32(TLSEXT_NAMETYPE_host_name)),
-              let fault = TLSFault(serverName: String(cString: text)),
+              let fault = TLSFaultKind(serverName: String(cString: text)),
               SSL_get_certificate(ssl) == SSL_CTX_get0_certificate(context) else { return SSL_TLSEXT_ERR_OK }
         faults.record(fault, serverName: String(cString: text))
         if fault == .reset {

@@ -9,14 +9,14 @@ import UnderstudyLocking
 final class TLSFaultQueue: Sendable {
     /// One fault and how many more handshakes it takes.
     struct Pending: Equatable, Sendable {
-        let fault: TLSFault
+        let fault: TLSFaultKind
         var remaining: Int
     }
 
     /// One handshake that went wrong on purpose: when, with what, and the SNI name that chose it (nil when a
     /// queued fault did).
     struct Presented: Equatable, Sendable {
-        let fault: TLSFault
+        let fault: TLSFaultKind
         let serverName: String?
         /// Seconds since 1970.
         let time: Double
@@ -34,13 +34,13 @@ final class TLSFaultQueue: Sendable {
     private let state = Locked(State())
 
     /// Queues `fault` for the next `times` handshakes after those already queued.
-    func add(_ fault: TLSFault, times: Int) {
+    func add(_ fault: TLSFaultKind, times: Int) {
         state.withLock { $0.pending.append(Pending(fault: fault, remaining: times)) }
     }
 
     /// The fault the handshake starting now goes wrong with, if any; counts it as presented.
-    func next() -> TLSFault? {
-        let fault: TLSFault? = state.withLock { state in
+    func next() -> TLSFaultKind? {
+        let fault: TLSFaultKind? = state.withLock { state in
             guard !state.pending.isEmpty else { return nil }
             let fault = state.pending[0].fault
             state.pending[0].remaining -= 1
@@ -52,7 +52,7 @@ final class TLSFaultQueue: Sendable {
     }
 
     /// Counts a handshake that went wrong with `fault` because the client asked for it by SNI name.
-    func record(_ fault: TLSFault, serverName: String?) {
+    func record(_ fault: TLSFaultKind, serverName: String?) {
         let presented = Presented(fault: fault, serverName: serverName, time: Date().timeIntervalSince1970)
         state.withLock { state in
             state.presentedCount += 1

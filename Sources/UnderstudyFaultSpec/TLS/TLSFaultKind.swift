@@ -1,7 +1,7 @@
 /// What a TLS handshake goes wrong with, on purpose: the certificate a pinning or trust test must refuse, or a reset.
 ///
-/// Each kind is also served on every handshake whose SNI name is ``serverName`` (`expired.localhost`, …), for a
-/// client that can choose its host.
+/// One list for the server, which presents them, and for `UnderstudyControl`, which asks for them. Each kind is also served on every handshake whose SNI name is ``serverName``
+/// (`expired.localhost`, …), for a client that can choose its host.
 public enum TLSFaultKind: String, Sendable, Hashable, CaseIterable, Codable {
     /// Expired 30 days ago, otherwise right: a client reports an expired certificate.
     case expired
@@ -20,4 +20,19 @@ public enum TLSFaultKind: String, Sendable, Hashable, CaseIterable, Codable {
     /// The SNI name that always presents this fault, e.g. `expired.localhost` (`untrusted.localhost` is a second
     /// name for ``unknownIssuer``). Curl and browsers resolve `.localhost` names to the loopback address.
     public var serverName: String { "\(rawValue).localhost" }
+
+    /// Every SNI name that always presents this fault: ``serverName``, and `untrusted.localhost` for
+    /// ``unknownIssuer``, in the style of badssl.com. `.localhost` names never leave the machine (RFC 6761).
+    public var serverNames: [String] {
+        self == .unknownIssuer ? [serverName, "untrusted.localhost"] : [serverName]
+    }
+
+    /// The kind a fixed SNI name always presents, if it is one of ``serverNames`` (case-insensitive, as DNS is).
+    ///
+    /// - Parameter serverName: The name a client sent.
+    public init?(serverName: String) {
+        let name = serverName.lowercased()
+        guard let kind = TLSFaultKind.allCases.first(where: { $0.serverNames.contains(name) }) else { return nil }
+        self = kind
+    }
 }
