@@ -1,6 +1,7 @@
 /// What a TLS handshake goes wrong with, on purpose: the certificate a pinning or trust test must refuse, or a reset.
 ///
-/// One list for the server, which presents them, and for `UnderstudyControl`, which asks for them. Each kind is also served on every handshake whose SNI name is ``serverName``
+/// One list for the server, which presents them, and for `UnderstudyControl`, which asks for them; ``Fault/TLS``
+/// says which handshakes get one. Each kind is also served on every handshake whose SNI name is ``serverName``
 /// (`expired.localhost`, …), for a client that can choose its host.
 public enum TLSFaultKind: String, Sendable, Hashable, CaseIterable, Codable {
     /// Expired 30 days ago, otherwise right: a client reports an expired certificate.
@@ -35,4 +36,9 @@ public enum TLSFaultKind: String, Sendable, Hashable, CaseIterable, Codable {
         guard let kind = TLSFaultKind.allCases.first(where: { $0.serverNames.contains(name) }) else { return nil }
         self = kind
     }
+
+    /// Whether the certificate this kind presents carries the server's own names, so that a client reaching the
+    /// server by one of them reports this kind and nothing else (not ``wrongHost``, whose certificate is for
+    /// another name on purpose, nor ``reset``, which presents none).
+    package var presentsServerNames: Bool { self != .wrongHost && self != .reset }
 }
