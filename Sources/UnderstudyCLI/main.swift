@@ -68,9 +68,14 @@ configuration.allowedHosts = options.allowedHosts
 for path in options.scenarioPaths {
     do {
         let scenario = try Scenario.load(path: path)
+        if !scenario.tlsFaults.isEmpty, options.tls.settings == nil {
+            fail("cannot load scenario: \(path) sets tlsFaults, which need HTTPS: add --tls or --tls-port", code: 2)
+        }
         configuration.rules += scenario.rules
+        configuration.tlsFaults += scenario.tlsFaults
         if let seed = scenario.seed { configuration.seed = seed }
-        say("scenario \(path): \(scenario.rules.count) rules. \(scenario.description)")
+        let tlsFaults = scenario.tlsFaults.isEmpty ? "" : ", \(scenario.tlsFaults.count) TLS faults"
+        say("scenario \(path): \(scenario.rules.count) rules\(tlsFaults). \(scenario.description)")
     } catch {
         fail("cannot load scenario: \(error)", code: 2)
     }

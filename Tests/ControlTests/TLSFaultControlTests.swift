@@ -6,12 +6,12 @@ import UnderstudyTestSupport
 /// TLS faults through `UnderstudyControl`, against `understudy --tls-port 0` in a process of its own; the
 /// handshakes are curl's, as a user's client would make them.
 @Suite struct TLSFaultControlTests {
-    /// A server serving HTTPS beside http with a CA in a fresh directory; `body` gets it, its HTTPS port and the
-    /// CA's path.
-    private func withHTTPS<T>(_ body: (ServerProcess, Int, String) async throws -> T) async throws -> T {
+    /// A server serving HTTPS beside http with a CA in a fresh directory, started with more `arguments`; `body`
+    /// gets it, its HTTPS port and the CA's path.
+    private func withHTTPS<T>(_ arguments: [String] = [], _ body: (ServerProcess, Int, String) async throws -> T) async throws -> T {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("control-tls-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        return try await ServerProcess.with(["--tls-port", "0", "--tls-dir", directory]) { server in
+        return try await ServerProcess.with(["--tls-port", "0", "--tls-dir", directory] + arguments) { server in
             await waitUntil(within: .seconds(10)) { server.child.output.contains("HTTPS on https://") }
             let line = server.child.output.split(separator: "\n").first { $0.hasPrefix("HTTPS on https://") } ?? ""
             let port = try #require(line.split(separator: ":").last.flatMap { Int($0) })
@@ -74,5 +74,50 @@ import UnderstudyTestSupport
                 #expect(error.description.contains("Invalid 'times'"), "\(error)")
             }
         }
+    }
+
+    @Test func aTypedFaultForAServerNameAndAScenarioDocumentsTLSFaultsTakeTheirHandshakes() async throws {
+        try await withHTTPS { server, port, ca in
+            let control = server.control
+            try await control.addTLSFault(Fault.TLS(.selfSigned, serverName: "localhost"))
+            #expect(try curl("localhost", port: port, ca: ca) == 60)
+            #expect(try curl("localhost", port: port, ca: ca) == 60)
+            let loaded = try await control.loadScenario(ScenarioDocument(rules: [], tlsFaults: [Fault.TLS(.reset, times: 1)]))
+            #expect(loaded.tlsFaults == [Fault.TLS(.reset, times: 1)])
+            #expect(try curl("localhost", port: port, ca: ca) == 35)   // CURLE_SSL_CONNECT_ERROR: reset
+            let status = try await control.tlsFaults()
+            #expect(status.queued.isEmpty)
+            #expect(status.byServerName == [Fault.TLS(.selfSigned, serverName: "localhost")])
+            #expect(status.recent.map(\.fault) == [.selfSigned, .selfSigned, .reset])
+            #expect(try await control.clearTLSFaults() == 1)
+            #expect(try curl("localhost", port: port, ca: ca) == 0)
+            do {
+                try await control.addTLSFault(Fault.TLS(.expired, serverName: "api.localhost"))
+                Issue.record("a name the certificate does not carry was set")
+            } catch let error as ControlError {
+                #expect(error.kind == .badRequest)
+                #expect(error.description.contains("the certificate is for localhost, not 'api.localhost'"), "\(error)")
+            }
+            await #expect(throws: ControlError.self) {
+                try await control.loadScenario(ScenarioDocument(rules: [], tlsFaults: [Fault.TLS(.reset)]), session: "s1")
+            }
+        }
+    }
+
+    @Test func aScenarioFileSetsTLSFaultsAtStartAndNeedsHTTPS() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("tls-scenario-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(#"{"description": "Expired twice", "rules": [], "tlsFaults": [{"fault": "expired", "times": 2}]}"#.utf8).write(to: file)
+        try await withHTTPS(["--scenario", file.path]) { server, port, ca in
+            let status = try await server.control.tlsFaults()
+            #expect(status.queued == [QueuedTLSFault(fault: .expired, remaining: 2)])
+            #expect(try curl("localhost", port: port, ca: ca) == 60)
+            #expect(try curl("localhost", port: port, ca: ca) == 60)
+            #expect(try curl("localhost", port: port, ca: ca) == 0)
+        }
+        let plain = try ChildProcess(executable: ServerProcess.executable, arguments: ["--port", "0", "--scenario", file.path])
+        #expect(plain.waitForExit() == 2)
+        #expect(plain.errors.contains("cannot load scenario: \(file.path) sets tlsFaults, which need HTTPS: add --tls or --tls-port"),
+                "\(plain.errors)")
     }
 }

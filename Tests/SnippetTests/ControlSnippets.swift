@@ -61,6 +61,17 @@ func snippetTLSFaults() async throws {
     _ = status
 }
 
+func snippetTypedTLSFaults() async throws {
+    let control = ControlClient.fromEnvironment()
+    // snippet: control-tls-fault-typed
+    try await control.addTLSFault(Fault.TLS(.expired, times: 2))                // the next two handshakes
+    try await control.addTLSFault(Fault.TLS(.reset, serverName: "localhost"))   // every handshake for localhost
+    let scenario = ScenarioDocument(description: "A pinning test", rules: [],
+                                    tlsFaults: [Fault.TLS(.wrongKey, times: 1)])
+    try await control.loadScenario(scenario)                                   // no session: the whole server's
+    // end
+}
+
 func snippetOneRequest() {
     // snippet: fault-one-request
     var request = URLRequest(url: URL(string: "http://localhost:8080/products/1")!)

@@ -183,7 +183,8 @@ struct AdminRoutes {
 
     /// `{"name": "outage-then-recovery"}` (a shipped scenario) or `{"scenario": {description, seed, rules}}`, with
     /// an optional `session` every rule is scoped to: adds the rules after those in place, and takes the
-    /// scenario's seed (the session's, when one is named). Answers the rules added.
+    /// scenario's seed (the session's, when one is named), then sets its TLS faults. Answers the rules added and
+    /// the TLS faults set.
     private func loadScenario(_ fields: JSONObject) throws(APIError) -> HTTPResponse {
         try AdminJSON.allowOnly(["name", "scenario", "session"], in: fields)
         let scenario: Scenario
@@ -212,6 +213,7 @@ struct AdminRoutes {
             }
             return id
         }
+        let tlsQueue = try tlsFaultQueue(for: scenario, session: session)
         var added: [JSONValue] = []
         for var rule in scenario.rules {
             if let session { rule.session = session }
@@ -221,16 +223,20 @@ struct AdminRoutes {
                 throw APIError(400, "Invalid 'scenario' - \(error.description)")
             }
         }
+        for fault in scenario.tlsFaults { tlsQueue?.add(fault) }
         if let seed = scenario.seed {
             if let session { faults.startSession(session, seed: seed) } else { faults.reseed(seed) }
         }
+        // Only for a scenario that sets some, so every other reply keeps its bytes.
+        let tlsFaults: [JSONObject.Entry] = scenario.tlsFaults.isEmpty ? []
+            : [.init(key: "tlsFaults", value: .array(scenario.tlsFaults.map(AdminJSON.tlsFault)))]
         return json(.object(JSONObject([
             .init(key: "name", value: .string(name)),
             .init(key: "description", value: .string(scenario.description)),
             .init(key: "seed", value: scenario.seed.map { .number(JSONNumber(seed: $0)) } ?? .null),
             .init(key: "session", value: session.map(JSONValue.string) ?? .null),
             .init(key: "rules", value: .array(added)),
-        ])), status: 201)
+        ] + tlsFaults)), status: 201)
     }
 
     func body(of request: HTTPRequest) throws(APIError) -> JSONObject {

@@ -1,11 +1,13 @@
 import Foundation
 import UnderstudyJSON
 
-/// A file of fault rules to load at start-up (`understudy --scenario PATH`):
+/// A file of fault rules to load at start-up (`understudy --scenario PATH`), and of TLS faults for a server that
+/// serves HTTPS:
 ///
 /// ```json
 /// {"description": "Every third request fails", "seed": 7,
-///  "rules": [{"match": {"path": "/products*"}, "fault": "status=503", "probability": 0.33}]}
+///  "rules": [{"match": {"path": "/products*"}, "fault": "status=503", "probability": 0.33}],
+///  "tlsFaults": [{"fault": "expired", "times": 2}, {"fault": "reset", "serverName": "localhost"}]}
 /// ```
 public struct Scenario: Sendable {
     /// What the scenario simulates, for people reading the file or `--help`.
@@ -14,6 +16,8 @@ public struct Scenario: Sendable {
     public var seed: UInt64?
     /// The rules it installs, in matching order.
     public var rules: [FaultRule]
+    /// The TLS faults it sets, in order (`"tlsFaults"`); they need a server that serves HTTPS.
+    public var tlsFaults: [Fault.TLS] = []
 
     /// Reads and checks a scenario file; every rule's spec is parsed, so a bad one stops start-up.
     /// - Throws: `FixtureError` naming the file, the line and column, the JSON path and the problem.
@@ -38,11 +42,11 @@ public struct Scenario: Sendable {
                                 path: path.pathDescription, reason: reason)
         }
         guard case .object(let object) = document else { throw failure([], "expected an object with a \"rules\" array") }
-        if let unknown = object.keys.first(where: { !["description", "seed", "rules"].contains($0) }) {
-            throw failure([.key(unknown)], "unknown field; expected description, seed and rules")
+        if let unknown = object.keys.first(where: { !["description", "seed", "rules", "tlsFaults"].contains($0) }) {
+            throw failure([.key(unknown)], "unknown field; expected description, seed, rules and tlsFaults")
         }
         guard case .array(let elements)? = object["rules"] else { throw failure([], "missing the \"rules\" array") }
-        var scenario = Scenario(description: "", seed: nil, rules: [])
+        var scenario = Scenario(description: "", seed: nil, rules: [], tlsFaults: [])
         if let description = object["description"] {
             // Refused rather than read as "": the spec (and so schemathesis) holds it to a string.
             guard let text = description.stringValue else { throw failure([.key("description")], "expected a string") }
@@ -67,6 +71,20 @@ public struct Scenario: Sendable {
                 throw failure(path + [.key("fault")], error.description)
             } catch {
                 throw failure(path, "\(error)")
+            }
+        }
+        if let value = object["tlsFaults"] {
+            guard case .array(let faults) = value else { throw failure([.key("tlsFaults")], "expected an array of TLS faults") }
+            for (index, element) in faults.enumerated() {
+                let path: [JSONPathComponent] = [.key("tlsFaults"), .index(index)]
+                guard case .object(let fields) = element else {
+                    throw failure(path, "expected a TLS fault object such as {\"fault\": \"expired\", \"times\": 2}")
+                }
+                do throws(APIError) {
+                    scenario.tlsFaults.append(try AdminJSON.decodeTLSFault(fields))
+                } catch {
+                    throw failure(path, error.message)
+                }
             }
         }
         return scenario

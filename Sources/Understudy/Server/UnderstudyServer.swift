@@ -62,6 +62,8 @@ public final class UnderstudyServer: Sendable {
         public var replay: Recording?
         /// HTTPS (`--tls`, `--tls-port`): nil serves plain http only.
         public var tls: TLSSettings?
+        /// TLS faults set from the first handshake (a scenario's `tlsFaults`), in order; they need `tls`.
+        public var tlsFaults: [Fault.TLS] = []
         /// The clock tokens and timestamps use, as seconds since 1970 (replaceable in tests).
         public var clock: @Sendable () -> Double = { Date().timeIntervalSince1970 }
         /// The API to forward every request outside `/__understudy` to, with faults applied on the way back; nil
@@ -134,11 +136,29 @@ public final class UnderstudyServer: Sendable {
                 throw ServerError(kind: .invalidConfiguration, description: error.description)
             }
         }
+        try checkTLSFaults(of: configuration)
         let pipeline = Pipeline(configuration: configuration, faults: faults, journal: journal)
         let transport = try HTTPTransport(configuration: configuration, pipeline: pipeline)
+        for fault in configuration.tlsFaults { transport.tlsFaults?.add(fault) }
         transport.start()
         return UnderstudyServer(transport: transport, recorder: pipeline.recorder, faults: faults, journal: journal,
                                 host: configuration.host)
+    }
+
+    /// Refuses TLS faults a server of this configuration could not present as stated, before anything is bound.
+    private static func checkTLSFaults(of configuration: Configuration) throws(ServerError) {
+        guard let first = configuration.tlsFaults.first else { return }
+        guard configuration.tls != nil else {
+            throw ServerError(kind: .invalidConfiguration,
+                              description: "TLS fault \(first) needs HTTPS: set tls (--tls or --tls-port)")
+        }
+        // A name that cannot be in a certificate fails the transport's start, with its own words.
+        let names = try? SubjectName.forLeaf(hosts: configuration.certificateNames)
+        for fault in configuration.tlsFaults {
+            if let problem = TLSFaultQueue.problem(with: fault, certificateNames: names) {
+                throw ServerError(kind: .invalidConfiguration, description: "TLS fault \(fault): '\(problem.field)' \(problem.reason)")
+            }
+        }
     }
 
     /// Refuses new connections for a while (clients see "connection refused"), then accepts again.

@@ -12,11 +12,11 @@ import Foundation
 /// the loop thread. The fault queue locks.
 final class ServerTLSContext: @unchecked Sendable {
     private let context: OpaquePointer
-    /// The same certificate, with a ClientHello callback that resets the connection (`TLSFault.reset`).
+    /// The same certificate, with a ClientHello callback that resets the connection (`TLSFaultKind.reset`).
     private let resetContext: OpaquePointer
     private let faultIdentities: TLSFaultIdentities
-    /// The faults the next handshakes go wrong with.
-    let faults = TLSFaultQueue()
+    /// The faults the next handshakes, or those for an SNI name, go wrong with.
+    let faults: TLSFaultQueue
 
     /// Loads the chain and key the settings name, making or renewing the local CA's leaf first when they name
     /// the local CA.
@@ -31,15 +31,16 @@ final class ServerTLSContext: @unchecked Sendable {
             let ca = (try Certificate(pem: AtomicFile.read(authority.caCertificatePath), source: authority.caCertificatePath),
                       try PrivateKey(pem: AtomicFile.read(authority.caKeyPath), source: authority.caKeyPath))
             try self.init(certificate: authority.certificatePath, key: authority.keyPath,
-                          faultIdentities: TLSFaultIdentities(names: names, ca: ca, now: now))
+                          faultIdentities: TLSFaultIdentities(names: names, ca: ca, now: now), names: names)
         case .files(let certificate, let key):
             let caKey = try PrivateKey.generateP256()
             let ca = (try CertificateIssuer.issueCA(key: caKey, now: now, commonName: "Understudy fault CA"), caKey)
-            try self.init(certificate: certificate, key: key, faultIdentities: TLSFaultIdentities(names: names, ca: ca, now: now))
+            try self.init(certificate: certificate, key: key, faultIdentities: TLSFaultIdentities(names: names, ca: ca, now: now),
+                          names: names)
         }
     }
 
-    private init(certificate: String, key: String, faultIdentities: TLSFaultIdentities) throws(TLSError) {
+    private init(certificate: String, key: String, faultIdentities: TLSFaultIdentities, names: [SubjectName]) throws(TLSError) {
         // Readable first, so a missing file is named as such rather than as a PEM error.
         _ = try AtomicFile.read(certificate)
         _ = try AtomicFile.read(key)
@@ -58,6 +59,7 @@ final class ServerTLSContext: @unchecked Sendable {
             return SSL_CLIENT_HELLO_ERROR
         }, nil)
         self.faultIdentities = faultIdentities
+        faults = TLSFaultQueue(certificateNames: names)
         // Unretained: the context is freed in deinit, so it never calls back into a freed self.
         understudy_ssl_ctx_set_server_name_callback(context, { ssl, alert, argument in
             guard let ssl, let argument else { return SSL_TLSEXT_ERR_OK }
@@ -65,13 +67,12 @@ final class ServerTLSContext: @unchecked Sendable {
         }, Unmanaged.passUnretained(self).toOpaque())
     }
 
-    /// Presents the fault a fixed SNI name asks for (`expired.localhost`…), unless a queued fault already took this
-    /// handshake; other names are served as usual.
+    /// Presents the fault set for the SNI name, or the one a fixed name asks for (`expired.localhost`…), unless a
+    /// queued fault already took this handshake; other names are served as usual.
     private func serverNameSeen(on ssl: OpaquePointer, alert: UnsafeMutablePointer<Int32>?) -> Int32 {
         guard let text = SSL_get_servername(ssl, Int32(TLSEXT_NAMETYPE_host_name)),
-              let fault = TLSFault(serverName: String(cString: text)),
-              SSL_get_certificate(ssl) == SSL_CTX_get0_certificate(context) else { return SSL_TLSEXT_ERR_OK }
-        faults.record(fault, serverName: String(cString: text))
+              SSL_get_certificate(ssl) == SSL_CTX_get0_certificate(context),
+              let fault = faults.fault(forServerName: String(cString: text)) else { return SSL_TLSEXT_ERR_OK }
         if fault == .reset {
             Posix.resetKeepingDescriptor(SSL_get_fd(ssl))
             alert?.pointee = SSL_AD_INTERNAL_ERROR

@@ -9,7 +9,7 @@ struct TLSFaultIdentities {
     /// The name `wrong-host` is for: `.invalid` never resolves (RFC 6761), so no client can mean it.
     static let wrongHostName = "wrong.host.invalid"
 
-    private var identities: [TLSFault: (certificate: Certificate, key: PrivateKey)] = [:]
+    private var identities: [TLSFaultKind: (certificate: Certificate, key: PrivateKey)] = [:]
 
     /// Certificates for `names`; those meant to chain to the server's CA are signed by `ca` (the local CA's, or,
     /// serving your own certificate, a CA made for the purpose that no client trusts either).
@@ -18,7 +18,7 @@ struct TLSFaultIdentities {
         let current = (from: now - CertificateIssuer.backdateSeconds, until: now + 30 * day)
         let stranger = try PrivateKey.generateP256()
         let strangerCA = try CertificateIssuer.issueCA(key: stranger, now: now, commonName: "Understudy unknown CA")
-        let plans: [(TLSFault, [SubjectName], (certificate: Certificate, key: PrivateKey)?, (from: Double, until: Double))] = [
+        let plans: [(TLSFaultKind, [SubjectName], (certificate: Certificate, key: PrivateKey)?, (from: Double, until: Double))] = [
             (.expired, names, ca, (now - 90 * day, now - 30 * day)),
             (.wrongHost, [SubjectName(host: TLSFaultIdentities.wrongHostName)].compactMap { $0 }, ca, current),
             (.unknownIssuer, names, (strangerCA, stranger), current),
@@ -38,7 +38,7 @@ struct TLSFaultIdentities {
 
     /// Makes `ssl` present the fault's certificate instead of the server's; false when OpenSSL refuses (then the
     /// connection is dropped rather than served correctly by mistake). A reset presents nothing.
-    func present(_ fault: TLSFault, on ssl: OpaquePointer) -> Bool {
+    func present(_ fault: TLSFaultKind, on ssl: OpaquePointer) -> Bool {
         guard let identity = identities[fault] else { return true }
         return SSL_use_certificate(ssl, identity.certificate.pointer) == 1 && SSL_use_PrivateKey(ssl, identity.key.pointer) == 1
     }

@@ -20,15 +20,33 @@ extension ControlClient {
         try await call("POST", "tls-faults", body: QueueTLSFault(fault: fault, times: times))
     }
 
-    /// The TLS faults queued, and the handshakes already presented with one (`GET /__understudy/tls-faults`).
+    /// Sets a TLS fault (`POST /__understudy/tls-faults`): for the next handshakes, after those already queued, as
+    /// ``queueTLSFault(_:times:)`` does, or for every handshake asking for an SNI name.
+    ///
+    /// ```swift
+    /// try await control.addTLSFault(Fault.TLS(.expired, serverName: "localhost"))
+    /// ```
+    ///
+    /// A TLS fault is the whole server's, not a session's: a handshake comes before any request says which
+    /// session it is in. ``clearTLSFaults()`` drops it.
+    ///
+    /// - Parameter fault: The fault, and which handshakes it takes.
+    /// - Throws: ``ControlError``; ``ControlError/Kind/conflict`` when the server serves no HTTPS,
+    ///   ``ControlError/Kind/badRequest`` for `times` out of range, or an SNI name the server's certificate does
+    ///   not carry (the client would see a hostname mismatch rather than the fault).
+    public func addTLSFault(_ fault: Fault.TLS) async throws(ControlError) {
+        _ = try await exchange("POST", "tls-faults", body: fault)
+    }
+
+    /// The TLS faults set, and the handshakes already presented with one (`GET /__understudy/tls-faults`).
     ///
     /// - Throws: ``ControlError``; ``ControlError/Kind/conflict`` when the server serves no HTTPS.
     public func tlsFaults() async throws(ControlError) -> TLSFaultStatus {
         try await call("GET", "tls-faults")
     }
 
-    /// Drops every queued TLS fault; returns how many were queued (`DELETE /__understudy/tls-faults`). The fixed
-    /// SNI names keep presenting theirs.
+    /// Drops every TLS fault set, queued or for an SNI name; returns how many there were
+    /// (`DELETE /__understudy/tls-faults`). The fixed SNI names keep presenting theirs.
     ///
     /// - Throws: ``ControlError``; ``ControlError/Kind/conflict`` when the server serves no HTTPS.
     @discardableResult

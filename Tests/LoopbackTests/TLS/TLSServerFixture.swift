@@ -11,14 +11,17 @@ struct TLSServerFixture {
     var port: Int { server.securePort ?? -1 }
     var url: String { "https://localhost:\(port)" }
 
-    /// Runs `body` against a fresh server: HTTPS on a port of its own beside http when `separatePort`, else alone.
+    /// Runs `body` against a fresh server: HTTPS on a port of its own beside http when `separatePort`, else alone;
+    /// `configure` changes the rest of its configuration.
     static func with<T>(separatePort: Bool = false, readTimeoutSeconds: Int = 30,
+                        configure: (inout UnderstudyServer.Configuration) -> Void = { _ in },
                         _ body: (TLSServerFixture) async throws -> T) async throws -> T {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("understudy-tls-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var configuration = UnderstudyServer.Configuration()
         configuration.requestReadTimeoutSeconds = readTimeoutSeconds
         configuration.tls = TLSSettings(identity: .localAuthority(directory: directory), port: separatePort ? 0 : nil)
+        configure(&configuration)
         let server = try UnderstudyServer.start(configuration)
         defer { server.stop() }
         return try await body(TLSServerFixture(server: server, authority: LocalCertificateAuthority(directory: directory)))

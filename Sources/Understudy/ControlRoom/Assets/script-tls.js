@@ -24,8 +24,11 @@ function tlsItem(text) {
 }
 
 function renderTLSFaults(status) {
-  $("tls-queued").replaceChildren(...status.tlsFaults.map((fault) => tlsItem(`${fault.fault} × ${fault.remaining}`)));
-  $("tls-queued-empty").hidden = status.tlsFaults.length > 0;
+  // Faults set for an SNI name (by a scenario or the admin API) take every handshake for it until cleared.
+  const named = status.byServerName || [];
+  $("tls-queued").replaceChildren(...status.tlsFaults.map((fault) => tlsItem(`${fault.fault} × ${fault.remaining}`)),
+    ...named.map((fault) => tlsItem(`${fault.fault} for SNI ${fault.serverName}`)));
+  $("tls-queued-empty").hidden = status.tlsFaults.length + named.length > 0;
   $("tls-presented-count").textContent = String(status.presented);
   $("tls-presented").replaceChildren(...[...status.recent].reverse().map((presented) =>
     tlsItem(`${presented.time.slice(11, 23)} ${presented.fault}${presented.serverName ? " (SNI " + presented.serverName + ")" : ""}`)));
