@@ -28,11 +28,15 @@ final class RecordCollection: Sendable {
     }
     private let indexes = Locked(Indexes())
     /// Every item's search fields, lower-cased, in one buffer (one index, under the key "").
-    private let searchText = KeptIndexes<SearchIndex>(limit: 1)
+    private let searchText: KeptIndexes<SearchIndex>
     /// The sorted-by fields, read the first time a list sorts by them.
-    let columns = SortColumns()
+    let columns: SortColumns
 
-    init(name: String, noun: String? = nil, records: [PreparedRecord], searchFields: [String]? = nil) {
+    /// `builds` runs the builds of search text and sort orders that requests ask for ahead of routing.
+    init(name: String, noun: String? = nil, records: [PreparedRecord], searchFields: [String]? = nil,
+         builds: IndexBuilds = .background) {
+        searchText = KeptIndexes(limit: 1, builds: builds)
+        columns = SortColumns(builds: builds)
         self.name = name
         self.noun = noun ?? RecordCollection.noun(for: name)
         self.records = records

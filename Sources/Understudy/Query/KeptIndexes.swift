@@ -18,9 +18,11 @@ final class KeptIndexes<Index: Sendable>: Sendable {
 
     private let entries = Locked<[String: Entry]>([:])
     private let limit: Int
+    private let builds: IndexBuilds
 
-    init(limit: Int = 16) {
+    init(limit: Int = 16, builds: IndexBuilds = .background) {
         self.limit = limit
+        self.builds = builds
     }
 
     /// The index `key`, built by `build` on this thread when it is not kept.
@@ -48,7 +50,7 @@ final class KeptIndexes<Index: Sendable>: Sendable {
         }
         guard let starts else { return false }
         if starts {
-            DispatchQueue.global(qos: .userInitiated).async { [self] in keep(build(), as: key) }
+            builds.run { [self] in keep(build(), as: key) }
         }
         return true
     }
@@ -67,4 +69,12 @@ final class KeptIndexes<Index: Sendable>: Sendable {
         }
         for ready in waiting { ready() }
     }
+}
+
+/// Where indexes asked for ahead of routing are built: on a shared background queue, or where a test holds them.
+struct IndexBuilds: Sendable {
+    /// Runs a build, off the caller's thread.
+    let run: @Sendable (_ build: @escaping @Sendable () -> Void) -> Void
+
+    static let background = IndexBuilds { build in DispatchQueue.global(qos: .userInitiated).async(execute: build) }
 }

@@ -4,7 +4,11 @@
 ///
 /// The field names come from requests, so at most 16 orders are kept; past that the cache starts over.
 final class SortColumns: Sendable {
-    private let orders = KeptIndexes<SortOrder>()
+    private let orders: KeptIndexes<SortOrder>
+
+    init(builds: IndexBuilds = .background) {
+        orders = KeptIndexes(builds: builds)
+    }
 
     /// The order of `records` by `field`, built on this thread when not kept.
     func order<Record: ServedRecord>(_ field: String, of records: [Record]) -> SortOrder {

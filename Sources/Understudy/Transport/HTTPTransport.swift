@@ -156,8 +156,7 @@ final class HTTPTransport: @unchecked Sendable {
     /// once they are there; false when it needs none. A client that leaves meanwhile is handled as during a delay.
     private func awaitIndexes(_ request: OpaquePointer, _ incoming: HTTPRequest) -> Bool {
         let number = awaitedCount
-        awaitedCount += 1
-        awaitingIndexes[number] = (request, incoming)
+        // The build hands the request back through the loop's inbox, so it is held below before that can run.
         let waits = pipeline.prepare(incoming) { [self] in
             handsBack.withLock { open in
                 guard open else { return }
@@ -167,8 +166,10 @@ final class HTTPTransport: @unchecked Sendable {
                 }
             }
         }
-        if !waits { awaitingIndexes[number] = nil }
-        return waits
+        guard waits else { return false }
+        awaitedCount += 1
+        awaitingIndexes[number] = (request, incoming)
+        return true
     }
 
     /// Drops what has arrived of an unread body; the plan closes the connection after this reply, so nothing
