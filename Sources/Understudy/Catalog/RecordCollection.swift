@@ -7,7 +7,7 @@ import UnderstudyJSON
 /// are built the first time a route needs them and kept: start-up pays only for what every request needs, and a
 /// relation route (`/posts/user/5`, `/comments/post/1`) is a dictionary lookup instead of a scan of the collection.
 /// A request that needs search text or a sort order not built yet asks for it ahead of routing
-/// (`Router.prepare`), so that it is built off the event loop.
+/// (`Router+Groundwork`), so that it is built off the event loop.
 /// Immutable apart from those caches, which sit behind a lock, so every server in a process can share one.
 final class RecordCollection: Sendable {
     /// The route and list-wrapper key (`todos`).

@@ -6,28 +6,36 @@ import UnderstudyLocking
 /// request waiting; asked for here, ahead of routing, they are built on another thread while only the requests
 /// that need them wait.
 extension Router {
-    /// A piece of groundwork: starts building one index unless it is kept, and calls back once it is; false (and
-    /// no call) when it is kept already.
-    private typealias Step = @Sendable (_ ready: @escaping @Sendable () -> Void) -> Bool
+    /// The indexes one request needs that may not be built yet, each a step that starts building its index unless
+    /// it is kept and calls back once it is (false, and no call, when it is kept already).
+    struct Groundwork: Sendable {
+        typealias Step = @Sendable (_ ready: @escaping @Sendable () -> Void) -> Bool
+        fileprivate let steps: [Step]
 
-    /// Starts building, off the loop, each index `request` needs that is not built yet, and calls `ready` (on the
-    /// builder's thread) once all are; false when none is missing, and the request is routed now.
-    func prepare(_ request: HTTPRequest, then ready: @escaping @Sendable () -> Void) -> Bool {
-        let steps = groundwork(for: request)
-        return !steps.isEmpty && Router.run(steps[...], then: ready)
+        /// Starts building, off the loop, each index not built yet, and calls `ready` (on the builder's thread) once
+        /// all are; false when every one is kept, and the request is routed now.
+        func start(then ready: @escaping @Sendable () -> Void) -> Bool {
+            Groundwork.run(steps[...], then: ready)
+        }
+
+        /// Runs `steps` one after another, each once the one before is ready.
+        private static func run(_ steps: ArraySlice<Step>, then ready: @escaping @Sendable () -> Void) -> Bool {
+            guard let first = steps.first else { return false }
+            let rest = steps.dropFirst()
+            if first({ if !run(rest, then: ready) { ready() } }) { return true }
+            return run(rest, then: ready)
+        }
     }
 
-    /// Runs `steps` one after another, each once the one before is ready.
-    private static func run(_ steps: ArraySlice<Step>, then ready: @escaping @Sendable () -> Void) -> Bool {
-        guard let first = steps.first else { return false }
-        let rest = steps.dropFirst()
-        if first({ if !run(rest, then: ready) { ready() } }) { return true }
-        return run(rest, then: ready)
+    /// What `request` needs built before it is routed, if it searches or sorts a collection; nil for anything else
+    /// (or a query the route will refuse), which the route answers at once.
+    func groundwork(for request: HTTPRequest) -> Groundwork? {
+        let steps = steps(for: request)
+        return steps.isEmpty ? nil : Groundwork(steps: steps)
     }
 
-    /// The indexes a read of a collection searches or sorts by; none for anything else (or a query the route will
-    /// refuse), which the route answers at once.
-    private func groundwork(for request: HTTPRequest) -> [Step] {
+    /// A step per index a read of a collection searches or sorts by.
+    private func steps(for request: HTTPRequest) -> [Groundwork.Step] {
         guard request.rawQuery != nil, request.method == "GET" || request.method == "HEAD" else { return [] }
         var cursor = PathCursor(request.path)
         guard var first = cursor.next() else { return [] }
@@ -39,7 +47,7 @@ extension Router {
         let word = QueryParameters.decodePath(first).lowercased()
         let search = searches && !list.search.isEmpty
 
-        var steps: [Step] = []
+        var steps: [Groundwork.Step] = []
         if let collection = catalog.collections[word] ?? builtInCollection(Router.aliases[word] ?? word) {
             // Your own collections search every string field; a built-in resource searches only when it has fields.
             if search, collection.searchFields != nil || catalog.collections[word] != nil {

@@ -26,7 +26,7 @@ final class HTTPTransport: @unchecked Sendable {
     private var isShuttingDown = false
     private var shutdownTimer: OpaquePointer?
     private var shutdownDeadline = 0.0
-    /// Requests waiting for an index their route needs (`Pipeline.prepare`), built off the loop, by number.
+    /// Requests waiting for an index their route needs (`Pipeline.groundwork`), built off the loop, by number.
     private var awaitingIndexes: [Int: (request: OpaquePointer, incoming: HTTPRequest)] = [:]
     private var awaitedCount = 0
     /// Whether a finished index build may still hand its requests back to the loop: closed before the loop stops,
@@ -141,7 +141,9 @@ final class HTTPTransport: @unchecked Sendable {
         let connection = connections.requestArrived(request)
         let incoming = HTTPRequest(request, startedAt: connection.startedAt ?? EventLoop.monotonicMilliseconds(),
                                    arrivedAt: configuration.clock(), isSecure: connection.isSecure)
-        if !isShuttingDown, awaitIndexes(request, incoming) { return }
+        if !isShuttingDown, let groundwork = pipeline.groundwork(for: incoming), awaitIndexes(request, incoming, groundwork) {
+            return
+        }
         serve(request, incoming)
     }
 
@@ -153,11 +155,12 @@ final class HTTPTransport: @unchecked Sendable {
     }
 
     /// Holds a request whose indexes are being built off the loop (the loop serves others meanwhile), and plans it
-    /// once they are there; false when it needs none. A client that leaves meanwhile is handled as during a delay.
-    private func awaitIndexes(_ request: OpaquePointer, _ incoming: HTTPRequest) -> Bool {
+    /// once they are there; false when they are built already. A client that leaves meanwhile is handled as during
+    /// a delay.
+    private func awaitIndexes(_ request: OpaquePointer, _ incoming: HTTPRequest, _ groundwork: Router.Groundwork) -> Bool {
         let number = awaitedCount
         // The build hands the request back through the loop's inbox, so it is held below before that can run.
-        let waits = pipeline.prepare(incoming) { [self] in
+        let waits = groundwork.start { [self] in
             handsBack.withLock { open in
                 guard open else { return }
                 loop.submit { [self] in
