@@ -26,8 +26,8 @@ public final class Catalog: Sendable {
     private let indexByID: [String: Int]
     /// The products' sorted-by fields, read the first time a list sorts by them.
     let productColumns = SortColumns()
-    /// The products' titles and descriptions, indexed for search the first time one asks.
-    private let searchStore = Locked<SearchIndex?>(nil)
+    /// The products' titles and descriptions, indexed for search the first time one asks (one index, key "").
+    private let searchStore = KeptIndexes<SearchIndex>(limit: 1)
     /// `/products/categories` and `/products/category-list`, encoded once.
     let categoriesBody: SharedBytes
     let categoryListBody: SharedBytes
@@ -69,12 +69,17 @@ public final class Catalog: Sendable {
 
     /// The products' search index, built by the first search.
     var productSearch: SearchIndex {
-        searchStore.withLock { stored in
-            if let stored { return stored }
-            let built = SearchIndex(count: products.count) { [products] index in products[index].searchableText }
-            stored = built
-            return built
-        }
+        searchStore.index("", build: buildProductSearch)
+    }
+
+    /// Builds the products' search index on another thread unless it is kept, then calls `ready`; false (and no
+    /// call) when it is kept already.
+    func prepareProductSearch(then ready: @escaping @Sendable () -> Void) -> Bool {
+        searchStore.prepare("", build: buildProductSearch, then: ready)
+    }
+
+    private var buildProductSearch: @Sendable () -> SearchIndex {
+        { [products] in SearchIndex(count: products.count) { index in products[index].searchableText } }
     }
 
     /// The catalogue compiled into Understudy: 194 products in 24 categories and the test users.

@@ -3,9 +3,11 @@ import UnderstudyJSON
 
 /// A collection a route serves: its items in file order, found by id, with the indexes its routes ask for.
 ///
-/// The id index is built at load (it is also the duplicate check). Search text and per-field indexes are built the
-/// first time a route needs them and kept: start-up pays only for what every request needs, and a relation route
-/// (`/posts/user/5`, `/comments/post/1`) is a dictionary lookup instead of a scan of the collection.
+/// The id index is built at load (it is also the duplicate check). Search text, sort orders and per-field indexes
+/// are built the first time a route needs them and kept: start-up pays only for what every request needs, and a
+/// relation route (`/posts/user/5`, `/comments/post/1`) is a dictionary lookup instead of a scan of the collection.
+/// A request that needs search text or a sort order not built yet asks for it ahead of routing
+/// (`Router+Groundwork`), so that it is built off the event loop.
 /// Immutable apart from those caches, which sit behind a lock, so every server in a process can share one.
 final class RecordCollection: Sendable {
     /// The route and list-wrapper key (`todos`).
@@ -21,15 +23,20 @@ final class RecordCollection: Sendable {
     let searchFields: [String]?
 
     private struct Indexes {
-        var search: SearchIndex?
         var byValue: [String: [String: [Int]]] = [:]
         var byElement: [String: [String: [Int]]] = [:]
     }
     private let indexes = Locked(Indexes())
+    /// Every item's search fields, lower-cased, in one buffer (one index, under the key "").
+    private let searchText: KeptIndexes<SearchIndex>
     /// The sorted-by fields, read the first time a list sorts by them.
-    let columns = SortColumns()
+    let columns: SortColumns
 
-    init(name: String, noun: String? = nil, records: [PreparedRecord], searchFields: [String]? = nil) {
+    /// `builds` runs the builds of search text and sort orders that requests ask for ahead of routing.
+    init(name: String, noun: String? = nil, records: [PreparedRecord], searchFields: [String]? = nil,
+         builds: IndexBuilds = .background) {
+        searchText = KeptIndexes(limit: 1, builds: builds)
+        columns = SortColumns(builds: builds)
         self.name = name
         self.noun = noun ?? RecordCollection.noun(for: name)
         self.records = records
@@ -65,17 +72,23 @@ final class RecordCollection: Sendable {
     /// Positions of items where one of the search fields contains `search` (already lower-cased); all when empty.
     func search(_ search: String) -> [Int] {
         guard !search.isEmpty else { return Array(all) }
-        let index = indexes.withLock { state in
-            if let built = state.search { return built }
-            let built = SearchIndex(count: records.count) { [records, searchFields] position in
+        return searchText.index("", build: buildSearchIndex).items(containing: Array(search.utf8))
+    }
+
+    /// Builds the search text on another thread unless it is kept, then calls `ready`; false (and no call) when it
+    /// is kept already.
+    func prepareSearch(then ready: @escaping @Sendable () -> Void) -> Bool {
+        searchText.prepare("", build: buildSearchIndex, then: ready)
+    }
+
+    private var buildSearchIndex: @Sendable () -> SearchIndex {
+        { [records, searchFields] in
+            SearchIndex(count: records.count) { position in
                 let record = records[position]
                 if let fields = searchFields { return fields.compactMap { record.string($0)?.lowercased() } }
                 return record.topLevelStrings.map { $0.lowercased() }
             }
-            state.search = built
-            return built
         }
-        return index.items(containing: Array(search.utf8))
     }
 
     /// Positions of items whose top-level `field`, written as JavaScript's `String(value)`, is `text`.

@@ -26,9 +26,8 @@ enum RecordListing {
             return write(key, records, page(matches, skip: query.skip, limit: query.limit), total: matches.count,
                          query: query, honours: honours)
         }
-        var ordered = Array(matches)
-        let column = { records.map { SortKey($0.value(of: sortBy)) } }
-        sort(&ordered, by: columns?.column(sortBy, build: column) ?? column(), order: query.order)
+        let order = columns?.order(sortBy, of: records) ?? SortOrder(field: sortBy, of: records)
+        let ordered = order.sorted(Array(matches), query.order)
         return write(key, records, page(ordered, skip: query.skip, limit: query.limit), total: matches.count,
                      query: query, honours: honours)
     }
@@ -75,24 +74,9 @@ enum RecordListing {
     private static func clampedCount(_ value: Double) -> Int {
         value >= Double(Int32.max) ? Int(Int32.max) : Int(value)
     }
-
-    /// A stable sort by one top-level field with JavaScript's `<`: numbers numerically, strings by UTF-16 code unit.
-    /// Items missing the field go last, so the order is total (DummyJSON's is implementation-defined there).
-    static func sort(_ indices: inout [Int], by column: [SortKey], order: ListQuery.Order) {
-        let keys = indices.map { column[$0] }
-        guard keys.contains(where: { $0 != .missing }) else { return }
-        let ranked = Array(0..<indices.count).sorted { lhs, rhs in
-            let left = keys[lhs]
-            let right = keys[rhs]
-            if left == right { return lhs < rhs }
-            if left == .missing || right == .missing { return right == .missing }
-            return order == .ascending ? left < right : right < left
-        }
-        indices = ranked.map { indices[$0] }
-    }
 }
 
-/// A field value reduced to what JavaScript's `<` compares.
+/// A field value reduced to what JavaScript's `<` compares; `SortOrder` ranks a collection by it.
 enum SortKey: Equatable, Comparable {
     case number(Double)
     case string([UInt16])
