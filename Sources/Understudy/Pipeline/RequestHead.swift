@@ -11,47 +11,110 @@ struct RequestHead: Equatable {
 
     /// Reads a head (request line and header lines, up to the blank line); nil when it names neither a fault
     /// nor a session, which is every request that does not ask for one (the common case, decided in one scan).
+    ///
+    /// Read as bytes: every request's head passes here, and splitting it as a `String` went Character by Character
+    /// (grapheme breaking), tens of thousands of instructions for a head that asked for a fault.
     init?(_ bytes: UnsafeRawBufferPointer) {
         guard RequestHead.mentionsUnderstudy(bytes) else { return nil }
-        let text = String(decoding: bytes, as: UTF8.self)
-        var lines = text.split(separator: "\r\n", omittingEmptySubsequences: false).makeIterator()
-        let target = lines.next()?.split(separator: " ").dropFirst().first ?? ""
-        if let mark = target.firstIndex(of: "?") {
-            fault = QueryParameters(target[target.index(after: mark)...])["_fault"]
+        var lines = HeadLines(bytes)
+        if let requestLine = lines.next(), let target = RequestHead.target(of: requestLine, in: bytes),
+           let mark = target.first(where: { bytes[$0] == UInt8(ascii: "?") }) {
+            let query = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[mark + 1..<target.upperBound]), as: UTF8.self)
+            fault = QueryParameters(Substring(query))["_fault"]
         }
         while let line = lines.next(), !line.isEmpty {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            let name = line[..<colon].lowercased()
-            let value = String(line[line.index(after: colon)...]).trimmingJSWhitespace()
-            if name == "x-understudy-fault", !value.isEmpty {
-                fault = value
-            } else if name == "x-understudy-session", !value.isEmpty {
-                session = value
-            } else if name == "x-understudy-token" {
-                token = value
-            } else if name == "content-length" {
-                bodyBytes = Int(value) ?? 0
+            guard let colon = line.first(where: { bytes[$0] == UInt8(ascii: ":") }) else { continue }
+            let name = line.lowerBound..<colon
+            func value() -> String {
+                String(decoding: UnsafeRawBufferPointer(rebasing: bytes[colon + 1..<line.upperBound]), as: UTF8.self)
+                    .trimmingJSWhitespace()
+            }
+            if RequestHead.name(name, in: bytes, is: "x-understudy-fault") {
+                let text = value()
+                if !text.isEmpty { fault = text }
+            } else if RequestHead.name(name, in: bytes, is: "x-understudy-session") {
+                let text = value()
+                if !text.isEmpty { session = text }
+            } else if RequestHead.name(name, in: bytes, is: "x-understudy-token") {
+                token = value()
+            } else if RequestHead.name(name, in: bytes, is: "content-length") {
+                bodyBytes = Int(value()) ?? 0
             }
         }
         guard fault != nil || session != nil else { return nil }
     }
 
+    /// The request line's second word, split at spaces as `split(separator: " ")` splits.
+    private static func target(of line: Range<Int>, in bytes: UnsafeRawBufferPointer) -> Range<Int>? {
+        let space = UInt8(ascii: " ")
+        var index = line.lowerBound
+        while index < line.upperBound, bytes[index] == space { index += 1 }
+        while index < line.upperBound, bytes[index] != space { index += 1 }
+        while index < line.upperBound, bytes[index] == space { index += 1 }
+        let start = index
+        while index < line.upperBound, bytes[index] != space { index += 1 }
+        return start < index ? start..<index : nil
+    }
+
+    /// Whether the header name at `range` is `lowercased`, ignoring ASCII case.
+    private static func name(_ range: Range<Int>, in bytes: UnsafeRawBufferPointer, is lowercased: StaticString) -> Bool {
+        guard range.count == lowercased.utf8CodeUnitCount else { return false }
+        let expected = lowercased.utf8Start
+        for offset in 0..<range.count where self.lowercased(bytes[range.lowerBound + offset]) != expected[offset] {
+            return false
+        }
+        return true
+    }
+
     /// Whether the head holds `understudy` (any case) or `_fault`: the words every header and query that could
-    /// set a rate contain.
+    /// set a rate contain. One pass that stops only at a `u` or `_`, with no allocation.
     private static func mentionsUnderstudy(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        let words: [[UInt8]] = [Array("understudy".utf8), Array("_fault".utf8)]
         guard bytes.count >= 6 else { return false }
-        for start in 0..<bytes.count {
-            for word in words where start + word.count <= bytes.count {
-                var index = 0
-                while index < word.count, lowercased(bytes[start + index]) == word[index] { index += 1 }
-                if index == word.count { return true }
+        for start in 0...(bytes.count - 6) {
+            switch bytes[start] {
+            case UInt8(ascii: "u"), UInt8(ascii: "U"):
+                if holds(bytes, at: start, "understudy") { return true }
+            case UInt8(ascii: "_"):
+                if holds(bytes, at: start, "_fault") { return true }
+            default:
+                continue
             }
         }
         return false
     }
 
+    /// Whether `word` (lower-case) starts at `start`, ignoring ASCII case.
+    private static func holds(_ bytes: UnsafeRawBufferPointer, at start: Int, _ word: StaticString) -> Bool {
+        guard start + word.utf8CodeUnitCount <= bytes.count else { return false }
+        return name(start..<start + word.utf8CodeUnitCount, in: bytes, is: word)
+    }
+
     private static func lowercased(_ byte: UInt8) -> UInt8 {
         (0x41...0x5A).contains(byte) ? byte | 0x20 : byte
+    }
+}
+
+/// The lines of a head, split at CRLF as the `String` split did, as ranges of its bytes.
+private struct HeadLines: IteratorProtocol {
+    let bytes: UnsafeRawBufferPointer
+    var start = 0
+    var done = false
+
+    init(_ bytes: UnsafeRawBufferPointer) {
+        self.bytes = bytes
+    }
+
+    mutating func next() -> Range<Int>? {
+        guard !done else { return nil }
+        var index = start
+        while index + 1 < bytes.count {
+            if bytes[index] == 0x0D, bytes[index + 1] == 0x0A {
+                defer { start = index + 2 }
+                return start..<index
+            }
+            index += 1
+        }
+        done = true
+        return start..<bytes.count
     }
 }
