@@ -5,7 +5,9 @@ import UnderstudyJSON
 /// The data Understudy serves: products, their categories and the users that can log in. Immutable once loaded,
 /// so every server in a process can share one.
 public final class Catalog: Sendable {
-    let products: [PreparedProduct]
+    /// The products, a collection like every other resource; what sets them apart (their categories, the fields
+    /// their writes take) is what their routes give the collection engine (`Router+Products`).
+    let products: RecordCollection
     /// The users that log in (and `/users`). The built-in ones are parsed the first time a route asks: they are
     /// the larger half of the embedded data, and start-up then parses only the products, as it did with 40 users.
     var users: UserDirectory {
@@ -18,68 +20,32 @@ public final class Catalog: Sendable {
     }
     private let userStore: Locked<UserDirectory?>
     private let userLoader: (@Sendable () -> UserDirectory)?
-    let categories: [ProductCategory]
     /// Your own collections (`--fixtures DIR/<name>.json`), by name; served before a built-in resource of that name.
     let collections: [String: RecordCollection]
     /// DummyJSON's other resources, each parsed from the embedded data the first time a route asks for it.
     let builtIns = Locked<[String: RecordCollection]>([:])
-    private let indexByID: [String: Int]
-    /// The products' sorted-by fields, read the first time a list sorts by them.
-    let productColumns = SortColumns()
-    /// The products' titles and descriptions, indexed for search the first time one asks (one index, key "").
-    private let searchStore = KeptIndexes<SearchIndex>(limit: 1)
-    /// `/products/categories` and `/products/category-list`, encoded once.
-    let categoriesBody: SharedBytes
-    let categoryListBody: SharedBytes
 
     /// The number of products.
     public var productCount: Int { products.count }
     /// The number of users.
     public var userCount: Int { users.users.count }
 
-    convenience init(products: [PreparedProduct], users: UserDirectory, collections: [String: RecordCollection] = [:]) {
-        self.init(products: products, userStore: Locked(users), userLoader: nil, collections: collections)
+    convenience init(products: [PreparedRecord], users: UserDirectory, collections: [String: RecordCollection] = [:]) {
+        self.init(products: Catalog.productCollection(products), userStore: Locked(users), userLoader: nil,
+                  collections: collections)
     }
 
-    private init(products: [PreparedProduct], userStore: Locked<UserDirectory?>,
+    private init(products: RecordCollection, userStore: Locked<UserDirectory?>,
                  userLoader: (@Sendable () -> UserDirectory)?, collections: [String: RecordCollection]) {
         self.products = products
         self.userStore = userStore
         self.userLoader = userLoader
         self.collections = collections
-        var index: [String: Int] = [:]
-        index.reserveCapacity(products.count)
-        var slugs: [String] = []
-        var seenSlugs: Set<String> = []
-        for (position, product) in products.enumerated() {
-            index[product.idText] = position
-            let slug = product.category
-            if seenSlugs.insert(slug).inserted { slugs.append(slug) }
-        }
-        self.indexByID = index
-        self.categories = slugs.map(ProductCategory.init(slug:))
-        self.categoriesBody = SharedBytes(JSONWriter.encode(.array(categories.map(\.json))))
-        self.categoryListBody = SharedBytes(JSONWriter.encode(.array(slugs.map(JSONValue.string))))
     }
 
-    /// The product whose id, written as DummyJSON writes it (`String(id)`), is exactly `idText`.
-    func productIndex(idText: String) -> Int? {
-        indexByID[idText]
-    }
-
-    /// The products' search index, built by the first search.
-    var productSearch: SearchIndex {
-        searchStore.index("", build: buildProductSearch)
-    }
-
-    /// Builds the products' search index on another thread unless it is kept, then calls `ready`; false (and no
-    /// call) when it is kept already.
-    func prepareProductSearch(then ready: @escaping @Sendable () -> Void) -> Bool {
-        searchStore.prepare("", build: buildProductSearch, then: ready)
-    }
-
-    private var buildProductSearch: @Sendable () -> SearchIndex {
-        { [products] in SearchIndex(count: products.count) { index in products[index].searchableText } }
+    /// The products of a file as the collection `/products` serves.
+    private static func productCollection(_ records: [PreparedRecord]) -> RecordCollection {
+        RecordCollection(name: "products", records: records, searchFields: searchFields["products"])
     }
 
     /// The catalogue compiled into Understudy: 194 products in 24 categories and the test users.
@@ -87,7 +53,7 @@ public final class Catalog: Sendable {
         do {
             let products = try FixtureLoader.products(from: Array(DefaultFixtures.productsJSON.utf8),
                                                       file: "<embedded products.json>")
-            return Catalog(products: products, userStore: Locked(nil), userLoader: {
+            return Catalog(products: productCollection(products), userStore: Locked(nil), userLoader: {
                 do {
                     return try FixtureLoader.users(from: Array(DefaultFixtures.usersJSON.utf8), file: "<embedded users.json>")
                 } catch {
@@ -107,7 +73,7 @@ public final class Catalog: Sendable {
         usersJSON: [UInt8], usersFile: String = "users.json"
     ) throws(FixtureError) {
         // The two files are independent, so they are read on two cores at once (a products error still wins).
-        let products = Locked<Result<[PreparedProduct], FixtureError>?>(nil)
+        let products = Locked<Result<[PreparedRecord], FixtureError>?>(nil)
         let users = Locked<Result<UserDirectory, FixtureError>?>(nil)
         DispatchQueue.concurrentPerform(iterations: 2) { part in
             if part == 0 {
@@ -161,14 +127,14 @@ public final class Catalog: Sendable {
             throw FixtureError(file: directory, line: nil, column: nil, path: nil, reason: "holds no .json file")
         }
         let products = try productsBytes.map { bytes throws(FixtureError) in
-            try FixtureLoader.products(from: bytes, file: productsPath)
+            productCollection(try FixtureLoader.products(from: bytes, file: productsPath))
         } ?? standard.products
         guard let usersBytes else {
             // The built-in users, parsed when first asked for, as in the standard catalogue.
             return Catalog(products: products, userStore: Locked(nil), userLoader: { standard.users }, collections: collections)
         }
         let users = try FixtureLoader.users(from: usersBytes, file: usersPath)
-        return Catalog(products: products, users: users, collections: collections)
+        return Catalog(products: products, userStore: Locked(users), userLoader: nil, collections: collections)
     }
 
     private static func isNameByte(_ byte: UInt8) -> Bool {

@@ -8,15 +8,15 @@ import UnderstudyJSON
 /// the full parse, which applies the same checks and reports the first problem with its line and column. So the
 /// messages, and what is accepted, stay those of one implementation.
 extension FixtureLoader {
-    static func scannedProducts(from bytes: [UInt8]) -> [PreparedProduct]? {
+    static func scannedProducts(from bytes: [UInt8]) -> [PreparedRecord]? {
         JSONRecordScanner.scan(bytes, wrapperKey: "products") { records, members in
-            prepare(records, members) { text, members in
+            prepare(records, members) { text, members -> (String, Int)? in
                 var checked = ProductMembers()
-                guard checked.read(text, members), let id = checked.id, checked.hasTitle, let category = checked.category else {
+                guard checked.read(text, members), let id = checked.id, checked.hasTitle, checked.hasCategory else {
                     return nil
                 }
-                return (String(id), category)
-            }?.map { PreparedProduct(idText: $0.idText, encoded: $0.encoded, category: $0.detail) }
+                return (String(id), id)
+            }?.map { PreparedRecord(encoded: $0.encoded, idText: $0.idText, integerID: $0.detail) }
         }
     }
 
@@ -96,7 +96,7 @@ extension FixtureLoader {
 private struct ProductMembers {
     var id: Int?
     var hasTitle = false
-    var category: String?
+    var hasCategory = false
 
     mutating func read(_ text: UnsafeBufferPointer<UInt8>, _ members: ArraySlice<JSONRecordScanner.Member>) -> Bool {
         // A repeated key is checked each time; the last one is the value kept, as the parser keeps it.
@@ -109,8 +109,8 @@ private struct ProductMembers {
                 id = FixtureLoader.integer(in: text, value)
                 valid = id != nil
             } else if text.holds(key, "category") {
-                category = CompactJSON.string(in: text, value)
-                valid = category != nil
+                valid = first == UInt8(ascii: "\"")
+                hasCategory = valid
             } else if text.holds(key, "title") {
                 valid = first == UInt8(ascii: "\"")
                 hasTitle = valid

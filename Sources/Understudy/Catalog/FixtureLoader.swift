@@ -9,14 +9,14 @@ import UnderstudyJSON
 enum FixtureLoader {
     /// The products of a file: by the scanner when it takes the file and every product passes the checks, else by
     /// the full parse, which reports the first problem.
-    static func products(from bytes: [UInt8], file: String) throws(FixtureError) -> [PreparedProduct] {
+    static func products(from bytes: [UInt8], file: String) throws(FixtureError) -> [PreparedRecord] {
         if let scanned = scannedProducts(from: bytes) { return scanned }
         return try parsedProducts(from: bytes, file: file)
     }
 
-    static func parsedProducts(from bytes: [UInt8], file: String) throws(FixtureError) -> [PreparedProduct] {
+    static func parsedProducts(from bytes: [UInt8], file: String) throws(FixtureError) -> [PreparedRecord] {
         let records = try identifiedRecords(from: bytes, file: file, wrapperKey: "products", noun: "product")
-        var products: [PreparedProduct] = []
+        var products: [PreparedRecord] = []
         products.reserveCapacity(records.count)
         for (object, id, path) in records {
             try requireString(object, "title", path, file, bytes)
@@ -36,7 +36,8 @@ enum FixtureLoader {
                     return items.allSatisfy { $0.stringValue != nil }
                 }
             }
-            products.append(PreparedProduct(object: object, id: id))
+            products.append(PreparedRecord(encoded: SharedBytes(JSONWriter.encode(.object(object))), idText: String(id),
+                                           integerID: id))
         }
         return products
     }

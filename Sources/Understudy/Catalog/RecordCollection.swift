@@ -96,12 +96,21 @@ final class RecordCollection: Sendable {
         index(\.byValue, field) { value in [SortKey.jsString(value)] }[text] ?? []
     }
 
-    /// Positions of items whose array `field` has an element equal to `text`, ignoring case.
+    /// Positions of items whose `field` is a string equal to `text` ignoring case (a product's category), or an
+    /// array with such an element (a post's tags).
     func matching(_ field: String, containsIgnoringCase text: String) -> [Int] {
         index(\.byElement, field) { value in
-            guard case .array(let items) = value else { return [] }
-            return Set(items.compactMap { $0.stringValue?.lowercased() }).sorted()
+            Set(RecordCollection.strings(in: value).map { $0.lowercased() }).sorted()
         }[text.lowercased()] ?? []
+    }
+
+    /// A string field's value, or an array field's string elements.
+    private static func strings(in value: JSONValue) -> [String] {
+        switch value {
+        case .string(let string): [string]
+        case .array(let items): items.compactMap(\.stringValue)
+        default: []
+        }
     }
 
     private func index(_ family: WritableKeyPath<Indexes, [String: [String: [Int]]]>, _ field: String,
@@ -118,13 +127,14 @@ final class RecordCollection: Sendable {
         }
     }
 
-    /// Distinct string elements of the array `field`, in first-appearance order (`/posts/tag-list`).
+    /// Distinct values of the string `field`, or string elements of the array `field`, in first-appearance order
+    /// (`/products/category-list`, `/posts/tag-list`).
     func distinctElements(of field: String) -> [String] {
         var seen: Set<String> = []
         var ordered: [String] = []
         for record in records {
-            guard case .array(let items)? = record.value(of: field) else { continue }
-            for case .string(let item) in items where seen.insert(item).inserted { ordered.append(item) }
+            guard let value = record.value(of: field) else { continue }
+            for item in RecordCollection.strings(in: value) where seen.insert(item).inserted { ordered.append(item) }
         }
         return ordered
     }

@@ -20,7 +20,7 @@ import Testing
             let scanned = try #require(FixtureLoader.scannedProducts(from: bytes))
             let parsed = try FixtureLoader.parsedProducts(from: bytes, file: "products.json")
             #expect(scanned.map(\.idText) == parsed.map(\.idText))
-            #expect(scanned.map(\.category) == parsed.map(\.category))
+            #expect(scanned.map(\.integerID) == parsed.map(\.integerID))
             #expect(scanned.map(\.encoded.bytes) == parsed.map(\.encoded.bytes))
         }
     }
