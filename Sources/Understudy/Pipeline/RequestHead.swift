@@ -26,7 +26,12 @@ struct RequestHead: Equatable {
             guard let colon = line.first(where: { bytes[$0] == UInt8(ascii: ":") }) else { continue }
             let name = line.lowerBound..<colon
             func value() -> String {
-                String(decoding: UnsafeRawBufferPointer(rebasing: bytes[colon + 1..<line.upperBound]), as: UTF8.self)
+                // Spaces and tabs around a value are dropped as bytes first, so the trim below has nothing to do.
+                var start = colon + 1
+                var end = line.upperBound
+                while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
+                while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
+                return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
                     .trimmingJSWhitespace()
             }
             if RequestHead.name(name, in: bytes, is: "x-understudy-fault") {
