@@ -31,8 +31,8 @@ public final class Catalog: Sendable {
     public var userCount: Int { users.users.count }
 
     convenience init(products: [PreparedRecord], users: UserDirectory, collections: [String: RecordCollection] = [:]) {
-        self.init(products: Catalog.productCollection(products), userStore: Locked(users), userLoader: nil,
-                  collections: collections)
+        self.init(products: RecordCollection(name: "products", records: products, searchFields: Catalog.searchFields["products"]),
+                  userStore: Locked(users), userLoader: nil, collections: collections)
     }
 
     private init(products: RecordCollection, userStore: Locked<UserDirectory?>,
@@ -43,17 +43,12 @@ public final class Catalog: Sendable {
         self.collections = collections
     }
 
-    /// The products of a file as the collection `/products` serves.
-    private static func productCollection(_ records: [PreparedRecord]) -> RecordCollection {
-        RecordCollection(name: "products", records: records, searchFields: searchFields["products"])
-    }
-
     /// The catalogue compiled into Understudy: 194 products in 24 categories and the test users.
     public static let standard: Catalog = {
         do {
             let products = try FixtureLoader.products(from: Array(DefaultFixtures.productsJSON.utf8),
                                                       file: "<embedded products.json>")
-            return Catalog(products: productCollection(products), userStore: Locked(nil), userLoader: {
+            return Catalog(products: products, userStore: Locked(nil), userLoader: {
                 do {
                     return try FixtureLoader.users(from: Array(DefaultFixtures.usersJSON.utf8), file: "<embedded users.json>")
                 } catch {
@@ -73,7 +68,7 @@ public final class Catalog: Sendable {
         usersJSON: [UInt8], usersFile: String = "users.json"
     ) throws(FixtureError) {
         // The two files are independent, so they are read on two cores at once (a products error still wins).
-        let products = Locked<Result<[PreparedRecord], FixtureError>?>(nil)
+        let products = Locked<Result<RecordCollection, FixtureError>?>(nil)
         let users = Locked<Result<UserDirectory, FixtureError>?>(nil)
         DispatchQueue.concurrentPerform(iterations: 2) { part in
             if part == 0 {
@@ -87,7 +82,8 @@ public final class Catalog: Sendable {
         guard let loadedProducts = products.withLock({ $0 }), let loadedUsers = users.withLock({ $0 }) else {
             preconditionFailure("concurrentPerform runs every iteration before it returns")
         }
-        self.init(products: try loadedProducts.get(), users: try loadedUsers.get())
+        self.init(products: try loadedProducts.get(), userStore: Locked(try loadedUsers.get()), userLoader: nil,
+                  collections: [:])
     }
 
     /// Names a file in `--fixtures` cannot take: the routes that are not collections.
@@ -127,7 +123,7 @@ public final class Catalog: Sendable {
             throw FixtureError(file: directory, line: nil, column: nil, path: nil, reason: "holds no .json file")
         }
         let products = try productsBytes.map { bytes throws(FixtureError) in
-            productCollection(try FixtureLoader.products(from: bytes, file: productsPath))
+            try FixtureLoader.products(from: bytes, file: productsPath)
         } ?? standard.products
         guard let usersBytes else {
             // The built-in users, parsed when first asked for, as in the standard catalogue.

@@ -8,15 +8,17 @@ import UnderstudyJSON
 /// the full parse, which applies the same checks and reports the first problem with its line and column. So the
 /// messages, and what is accepted, stay those of one implementation.
 extension FixtureLoader {
-    static func scannedProducts(from bytes: [UInt8]) -> [PreparedRecord]? {
+    static func scannedProducts(from bytes: [UInt8]) -> Products? {
         JSONRecordScanner.scan(bytes, wrapperKey: "products") { records, members in
-            prepare(records, members) { text, members -> (String, Int)? in
+            guard let prepared = prepare(records, members, { text, members -> (String, (Int, String))? in
                 var checked = ProductMembers()
-                guard checked.read(text, members), let id = checked.id, checked.hasTitle, checked.hasCategory else {
+                guard checked.read(text, members), let id = checked.id, checked.hasTitle, let category = checked.category else {
                     return nil
                 }
-                return (String(id), id)
-            }?.map { PreparedRecord(encoded: $0.encoded, idText: $0.idText, integerID: $0.detail) }
+                return (String(id), (id, category))
+            }) else { return nil }
+            return (prepared.map { PreparedRecord(encoded: $0.encoded, idText: $0.idText, integerID: $0.detail.0) },
+                    prepared.map(\.detail.1))
         }
     }
 
@@ -96,7 +98,7 @@ extension FixtureLoader {
 private struct ProductMembers {
     var id: Int?
     var hasTitle = false
-    var hasCategory = false
+    var category: String?
 
     mutating func read(_ text: UnsafeBufferPointer<UInt8>, _ members: ArraySlice<JSONRecordScanner.Member>) -> Bool {
         // A repeated key is checked each time; the last one is the value kept, as the parser keeps it.
@@ -109,8 +111,8 @@ private struct ProductMembers {
                 id = FixtureLoader.integer(in: text, value)
                 valid = id != nil
             } else if text.holds(key, "category") {
-                valid = first == UInt8(ascii: "\"")
-                hasCategory = valid
+                category = CompactJSON.string(in: text, value)
+                valid = category != nil
             } else if text.holds(key, "title") {
                 valid = first == UInt8(ascii: "\"")
                 hasTitle = valid

@@ -100,6 +100,16 @@ import UnderstudyJSON
         #expect(products.matching("category", containsIgnoringCase: "SMARTPHONES") == Array(120...135))
         #expect(products.matching("category", containsIgnoringCase: "nope").isEmpty)
     }
+
+    /// The categories read at load index the same items, and list the same slugs, as the items' texts would.
+    @Test func categoriesReadAtLoadAgreeWithTheItemsTexts() {
+        let unindexed = RecordCollection(name: "products", records: products.records)
+        #expect(products.distinctElements(of: "category") == unindexed.distinctElements(of: "category"))
+        for slug in products.distinctElements(of: "category") + ["SMARTPHONES", "Beauty", "nope"] {
+            #expect(products.matching("category", containsIgnoringCase: slug)
+                    == unindexed.matching("category", containsIgnoringCase: slug))
+        }
+    }
 }
 
 private extension JSONObject {
