@@ -1,3 +1,5 @@
+import Foundation
+
 /// What decides a request's upload rate, read from its head as it arrives, before evhttp reads the body: the
 /// fault it asks for (`X-Understudy-Fault`, else `_fault` in its query) and its session. Only these; the rest of
 /// the head is evhttp's to parse.
@@ -72,26 +74,25 @@ struct RequestHead: Equatable {
     }
 
     /// Whether the head holds `understudy` (any case) or `_fault`: the words every header and query that could
-    /// set a rate contain. One pass that stops only at a `u` or `_`, with no allocation.
+    /// set a rate contain. `memchr` finds where each could start (a `u`, a `U`, a `_`), so a head that names
+    /// neither costs three vectorised scans and no allocation.
     private static func mentionsUnderstudy(_ bytes: UnsafeRawBufferPointer) -> Bool {
         guard bytes.count >= 6 else { return false }
-        for start in 0...(bytes.count - 6) {
-            switch bytes[start] {
-            case UInt8(ascii: "u"), UInt8(ascii: "U"):
-                if holds(bytes, at: start, "understudy") { return true }
-            case UInt8(ascii: "_"):
-                if holds(bytes, at: start, "_fault") { return true }
-            default:
-                continue
-            }
-        }
-        return false
+        return holds(bytes, from: UInt8(ascii: "u"), "understudy") || holds(bytes, from: UInt8(ascii: "U"), "understudy")
+            || holds(bytes, from: UInt8(ascii: "_"), "_fault")
     }
 
-    /// Whether `word` (lower-case) starts at `start`, ignoring ASCII case.
-    private static func holds(_ bytes: UnsafeRawBufferPointer, at start: Int, _ word: StaticString) -> Bool {
-        guard start + word.utf8CodeUnitCount <= bytes.count else { return false }
-        return name(start..<start + word.utf8CodeUnitCount, in: bytes, is: word)
+    /// Whether `word` (lower-case) starts, ignoring ASCII case, at one of the places where `first` is.
+    private static func holds(_ bytes: UnsafeRawBufferPointer, from first: UInt8, _ word: StaticString) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        var from = 0
+        while from < bytes.count, let found = memchr(base + from, Int32(first), bytes.count - from) {
+            let start = base.distance(to: UnsafeRawPointer(found))
+            if start + word.utf8CodeUnitCount <= bytes.count,
+               name(start..<start + word.utf8CodeUnitCount, in: bytes, is: word) { return true }
+            from = start + 1
+        }
+        return false
     }
 
     private static func lowercased(_ byte: UInt8) -> UInt8 {
