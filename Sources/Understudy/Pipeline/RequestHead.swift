@@ -112,13 +112,16 @@ private struct HeadLines: IteratorProtocol {
 
     mutating func next() -> Range<Int>? {
         guard !done else { return nil }
-        var index = start
-        while index + 1 < bytes.count {
-            if bytes[index] == 0x0D, bytes[index + 1] == 0x0A {
-                defer { start = index + 2 }
-                return start..<index
+        if let base = bytes.baseAddress {
+            var from = start
+            while from < bytes.count, let found = memchr(base + from, 0x0D, bytes.count - from) {
+                let index = base.distance(to: UnsafeRawPointer(found))
+                if index + 1 < bytes.count, bytes[index + 1] == 0x0A {
+                    defer { start = index + 2 }
+                    return start..<index
+                }
+                from = index + 1
             }
-            index += 1
         }
         done = true
         return start..<bytes.count

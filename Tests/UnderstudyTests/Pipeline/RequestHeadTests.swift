@@ -25,7 +25,7 @@ import Testing
     /// Lines end at CRLF only and the target is the request line's second word however many spaces come
     /// between, as when the head was split as a String; a line without a colon and an unfinished last line are read.
     @Test func aHeadIsSplitAsItsTextWouldBe() {
-        let read = head("GET   /p?_fault=status%3D503  HTTP/1.1\r\nno colon here\r\n"
+        let read = head("GET   /p?_fault=status%3D503  HTTP/1.1\r\nno colon\r here\r\n"
                         + "X-Understudy-Session: s\nX-Understudy-Fault: f\r\nX-UNDERSTUDY-TOKEN: t")
         #expect(read?.fault == "status=503")
         #expect(read?.session == "s\nX-Understudy-Fault: f")
