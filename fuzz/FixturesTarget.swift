@@ -7,8 +7,8 @@ func fuzzFixtures(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     // The scanner's fast path must load exactly what the parser loads, whenever it takes a file.
     if let scanned = FixtureLoader.scannedProducts(from: bytes) {
         let parsed = try? FixtureLoader.parsedProducts(from: bytes, file: "products.json")
-        precondition(parsed.map { $0.map(\.encoded.bytes) } == scanned.map(\.encoded.bytes))
-        precondition(parsed.map { $0.map(\.category) } == scanned.map(\.category))
+        precondition(parsed.map { $0.records.map(\.encoded.bytes) } == scanned.records.map(\.encoded.bytes))
+        precondition(parsed.map { $0.categories } == scanned.categories)
     }
     if let scanned = FixtureLoader.scannedCollection(named: "notes", from: bytes) {
         let parsed = try? FixtureLoader.parsedCollection(named: "notes", from: bytes, file: "notes.json")

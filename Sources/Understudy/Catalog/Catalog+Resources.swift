@@ -9,6 +9,7 @@ import UnderstudyJSON
 extension Catalog {
     /// The fields DummyJSON's search reads, per resource (dummyjson-resources.md §0.6).
     static let searchFields: [String: [String]] = [
+        "products": ["title", "description"],
         "users": ["firstName", "lastName", "email", "username"],
         "posts": ["body"],
         "recipes": ["name"],

@@ -5,7 +5,9 @@ import UnderstudyJSON
 /// The data Understudy serves: products, their categories and the users that can log in. Immutable once loaded,
 /// so every server in a process can share one.
 public final class Catalog: Sendable {
-    let products: [PreparedProduct]
+    /// The products, a collection like every other resource; what sets them apart (their categories, the fields
+    /// their writes take) is what their routes give the collection engine (`Router+Products`).
+    let products: RecordCollection
     /// The users that log in (and `/users`). The built-in ones are parsed the first time a route asks: they are
     /// the larger half of the embedded data, and start-up then parses only the products, as it did with 40 users.
     var users: UserDirectory {
@@ -18,68 +20,27 @@ public final class Catalog: Sendable {
     }
     private let userStore: Locked<UserDirectory?>
     private let userLoader: (@Sendable () -> UserDirectory)?
-    let categories: [ProductCategory]
     /// Your own collections (`--fixtures DIR/<name>.json`), by name; served before a built-in resource of that name.
     let collections: [String: RecordCollection]
     /// DummyJSON's other resources, each parsed from the embedded data the first time a route asks for it.
     let builtIns = Locked<[String: RecordCollection]>([:])
-    private let indexByID: [String: Int]
-    /// The products' sorted-by fields, read the first time a list sorts by them.
-    let productColumns = SortColumns()
-    /// The products' titles and descriptions, indexed for search the first time one asks (one index, key "").
-    private let searchStore = KeptIndexes<SearchIndex>(limit: 1)
-    /// `/products/categories` and `/products/category-list`, encoded once.
-    let categoriesBody: SharedBytes
-    let categoryListBody: SharedBytes
 
     /// The number of products.
     public var productCount: Int { products.count }
     /// The number of users.
     public var userCount: Int { users.users.count }
 
-    convenience init(products: [PreparedProduct], users: UserDirectory, collections: [String: RecordCollection] = [:]) {
-        self.init(products: products, userStore: Locked(users), userLoader: nil, collections: collections)
+    convenience init(products: [PreparedRecord], users: UserDirectory, collections: [String: RecordCollection] = [:]) {
+        self.init(products: RecordCollection(name: "products", records: products, searchFields: Catalog.searchFields["products"]),
+                  userStore: Locked(users), userLoader: nil, collections: collections)
     }
 
-    private init(products: [PreparedProduct], userStore: Locked<UserDirectory?>,
+    private init(products: RecordCollection, userStore: Locked<UserDirectory?>,
                  userLoader: (@Sendable () -> UserDirectory)?, collections: [String: RecordCollection]) {
         self.products = products
         self.userStore = userStore
         self.userLoader = userLoader
         self.collections = collections
-        var index: [String: Int] = [:]
-        index.reserveCapacity(products.count)
-        var slugs: [String] = []
-        var seenSlugs: Set<String> = []
-        for (position, product) in products.enumerated() {
-            index[product.idText] = position
-            let slug = product.category
-            if seenSlugs.insert(slug).inserted { slugs.append(slug) }
-        }
-        self.indexByID = index
-        self.categories = slugs.map(ProductCategory.init(slug:))
-        self.categoriesBody = SharedBytes(JSONWriter.encode(.array(categories.map(\.json))))
-        self.categoryListBody = SharedBytes(JSONWriter.encode(.array(slugs.map(JSONValue.string))))
-    }
-
-    /// The product whose id, written as DummyJSON writes it (`String(id)`), is exactly `idText`.
-    func productIndex(idText: String) -> Int? {
-        indexByID[idText]
-    }
-
-    /// The products' search index, built by the first search.
-    var productSearch: SearchIndex {
-        searchStore.index("", build: buildProductSearch)
-    }
-
-    /// Builds the products' search index on another thread unless it is kept, then calls `ready`; false (and no
-    /// call) when it is kept already.
-    func prepareProductSearch(then ready: @escaping @Sendable () -> Void) -> Bool {
-        searchStore.prepare("", build: buildProductSearch, then: ready)
-    }
-
-    private var buildProductSearch: @Sendable () -> SearchIndex {
-        { [products] in SearchIndex(count: products.count) { index in products[index].searchableText } }
     }
 
     /// The catalogue compiled into Understudy: 194 products in 24 categories and the test users.
@@ -107,7 +68,7 @@ public final class Catalog: Sendable {
         usersJSON: [UInt8], usersFile: String = "users.json"
     ) throws(FixtureError) {
         // The two files are independent, so they are read on two cores at once (a products error still wins).
-        let products = Locked<Result<[PreparedProduct], FixtureError>?>(nil)
+        let products = Locked<Result<RecordCollection, FixtureError>?>(nil)
         let users = Locked<Result<UserDirectory, FixtureError>?>(nil)
         DispatchQueue.concurrentPerform(iterations: 2) { part in
             if part == 0 {
@@ -121,7 +82,8 @@ public final class Catalog: Sendable {
         guard let loadedProducts = products.withLock({ $0 }), let loadedUsers = users.withLock({ $0 }) else {
             preconditionFailure("concurrentPerform runs every iteration before it returns")
         }
-        self.init(products: try loadedProducts.get(), users: try loadedUsers.get())
+        self.init(products: try loadedProducts.get(), userStore: Locked(try loadedUsers.get()), userLoader: nil,
+                  collections: [:])
     }
 
     /// Names a file in `--fixtures` cannot take: the routes that are not collections.
@@ -168,7 +130,7 @@ public final class Catalog: Sendable {
             return Catalog(products: products, userStore: Locked(nil), userLoader: { standard.users }, collections: collections)
         }
         let users = try FixtureLoader.users(from: usersBytes, file: usersPath)
-        return Catalog(products: products, users: users, collections: collections)
+        return Catalog(products: products, userStore: Locked(users), userLoader: nil, collections: collections)
     }
 
     private static func isNameByte(_ byte: UInt8) -> Bool {

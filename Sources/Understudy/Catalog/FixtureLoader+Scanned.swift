@@ -8,15 +8,17 @@ import UnderstudyJSON
 /// the full parse, which applies the same checks and reports the first problem with its line and column. So the
 /// messages, and what is accepted, stay those of one implementation.
 extension FixtureLoader {
-    static func scannedProducts(from bytes: [UInt8]) -> [PreparedProduct]? {
+    static func scannedProducts(from bytes: [UInt8]) -> Products? {
         JSONRecordScanner.scan(bytes, wrapperKey: "products") { records, members in
-            prepare(records, members) { text, members in
+            guard let prepared = prepare(records, members, { text, members -> (String, (Int, String))? in
                 var checked = ProductMembers()
                 guard checked.read(text, members), let id = checked.id, checked.hasTitle, let category = checked.category else {
                     return nil
                 }
-                return (String(id), category)
-            }?.map { PreparedProduct(idText: $0.idText, encoded: $0.encoded, category: $0.detail) }
+                return (String(id), (id, category))
+            }) else { return nil }
+            return (prepared.map { PreparedRecord(encoded: $0.encoded, idText: $0.idText, integerID: $0.detail.0) },
+                    prepared.map(\.detail.1))
         }
     }
 

@@ -7,20 +7,31 @@ import UnderstudyJSON
 /// are accepted. Any problem fails the whole load with the file, line, column and JSON path: a server never starts
 /// half-loaded.
 enum FixtureLoader {
-    /// The products of a file: by the scanner when it takes the file and every product passes the checks, else by
-    /// the full parse, which reports the first problem.
-    static func products(from bytes: [UInt8], file: String) throws(FixtureError) -> [PreparedProduct] {
-        if let scanned = scannedProducts(from: bytes) { return scanned }
-        return try parsedProducts(from: bytes, file: file)
+    /// A file's products, and each one's category, in file order.
+    typealias Products = (records: [PreparedRecord], categories: [String])
+
+    /// The products of a file as `/products` serves them, grouped by category: by the scanner when it takes the
+    /// file and every product passes the checks, else by the full parse, which reports the first problem.
+    static func products(from bytes: [UInt8], file: String) throws(FixtureError) -> RecordCollection {
+        let loaded: Products
+        if let scanned = scannedProducts(from: bytes) {
+            loaded = scanned
+        } else {
+            loaded = try parsedProducts(from: bytes, file: file)
+        }
+        return RecordCollection(name: "products", records: loaded.records, searchFields: Catalog.searchFields["products"],
+                                groups: (field: "category", values: loaded.categories))
     }
 
-    static func parsedProducts(from bytes: [UInt8], file: String) throws(FixtureError) -> [PreparedProduct] {
+    static func parsedProducts(from bytes: [UInt8], file: String) throws(FixtureError) -> Products {
         let records = try identifiedRecords(from: bytes, file: file, wrapperKey: "products", noun: "product")
-        var products: [PreparedProduct] = []
+        var products: [PreparedRecord] = []
+        var categories: [String] = []
         products.reserveCapacity(records.count)
+        categories.reserveCapacity(records.count)
         for (object, id, path) in records {
             try requireString(object, "title", path, file, bytes)
-            try requireString(object, "category", path, file, bytes)
+            categories.append(try requireString(object, "category", path, file, bytes))
             for key in ["description", "brand", "sku", "thumbnail", "availabilityStatus"] {
                 try optional(object, key, path, file, bytes, "a string") { $0.stringValue != nil }
             }
@@ -36,9 +47,10 @@ enum FixtureLoader {
                     return items.allSatisfy { $0.stringValue != nil }
                 }
             }
-            products.append(PreparedProduct(object: object, id: id))
+            products.append(PreparedRecord(encoded: SharedBytes(JSONWriter.encode(.object(object))), idText: String(id),
+                                           integerID: id))
         }
-        return products
+        return (products, categories)
     }
 
     static func users(from bytes: [UInt8], file: String) throws(FixtureError) -> UserDirectory {

@@ -1,8 +1,11 @@
 import UnderstudyJSON
 
-/// An item of a collection other than products, ready to serve: its compact JSON, written once at load.
-struct PreparedRecord: ServedRecord {
+/// An item of a collection (a product, a user, a todo, one of your own), ready to serve: its compact JSON, written
+/// once at load.
+struct PreparedRecord: Sendable {
+    /// The id as DummyJSON matches it: `String(id)`.
     let idText: String
+    /// The whole item's compact JSON, shareable with evhttp by reference.
     let encoded: SharedBytes
     /// The id when it is an integer (string ids are allowed in your own collections).
     let integerID: Int?

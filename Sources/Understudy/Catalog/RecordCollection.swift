@@ -25,22 +25,40 @@ final class RecordCollection: Sendable {
     private struct Indexes {
         var byValue: [String: [String: [Int]]] = [:]
         var byElement: [String: [String: [Int]]] = [:]
+        /// Distinct values by field, in first-appearance order; only those read at load.
+        var distinct: [String: [String]] = [:]
     }
-    private let indexes = Locked(Indexes())
+    private let indexes: Locked<Indexes>
     /// Every item's search fields, lower-cased, in one buffer (one index, under the key "").
     private let searchText: KeptIndexes<SearchIndex>
     /// The sorted-by fields, read the first time a list sorts by them.
     let columns: SortColumns
 
-    /// `builds` runs the builds of search text and sort orders that requests ask for ahead of routing.
+    /// `builds` runs the builds of search text and sort orders that requests ask for ahead of routing. `groups`
+    /// are the values of a string field the loader read while checking each item (a product's category), in item
+    /// order: its index and its distinct values are built from them at once, where reading the field back from
+    /// 100,000 items' texts on a first request took ~150 ms.
     init(name: String, noun: String? = nil, records: [PreparedRecord], searchFields: [String]? = nil,
-         builds: IndexBuilds = .background) {
+         groups: (field: String, values: [String])? = nil, builds: IndexBuilds = .background) {
         searchText = KeptIndexes(limit: 1, builds: builds)
         columns = SortColumns(builds: builds)
         self.name = name
         self.noun = noun ?? RecordCollection.noun(for: name)
         self.records = records
         self.searchFields = searchFields
+        var loaded = Indexes()
+        if let groups {
+            var byKey: [String: [Int]] = [:]
+            var seen: Set<String> = []
+            var ordered: [String] = []
+            for (position, value) in groups.values.enumerated() {
+                byKey[value.lowercased(), default: []].append(position)
+                if seen.insert(value).inserted { ordered.append(value) }
+            }
+            loaded.byElement[groups.field] = byKey
+            loaded.distinct[groups.field] = ordered
+        }
+        indexes = Locked(loaded)
         var index: [String: Int] = [:]
         index.reserveCapacity(records.count)
         for (position, record) in records.enumerated() { index[record.idText] = position }
@@ -96,12 +114,21 @@ final class RecordCollection: Sendable {
         index(\.byValue, field) { value in [SortKey.jsString(value)] }[text] ?? []
     }
 
-    /// Positions of items whose array `field` has an element equal to `text`, ignoring case.
+    /// Positions of items whose `field` is a string equal to `text` ignoring case (a product's category), or an
+    /// array with such an element (a post's tags).
     func matching(_ field: String, containsIgnoringCase text: String) -> [Int] {
         index(\.byElement, field) { value in
-            guard case .array(let items) = value else { return [] }
-            return Set(items.compactMap { $0.stringValue?.lowercased() }).sorted()
+            Set(RecordCollection.strings(in: value).map { $0.lowercased() }).sorted()
         }[text.lowercased()] ?? []
+    }
+
+    /// A string field's value, or an array field's string elements.
+    private static func strings(in value: JSONValue) -> [String] {
+        switch value {
+        case .string(let string): [string]
+        case .array(let items): items.compactMap(\.stringValue)
+        default: []
+        }
     }
 
     private func index(_ family: WritableKeyPath<Indexes, [String: [String: [Int]]]>, _ field: String,
@@ -118,13 +145,15 @@ final class RecordCollection: Sendable {
         }
     }
 
-    /// Distinct string elements of the array `field`, in first-appearance order (`/posts/tag-list`).
+    /// Distinct values of the string `field`, or string elements of the array `field`, in first-appearance order
+    /// (`/products/category-list`, `/posts/tag-list`).
     func distinctElements(of field: String) -> [String] {
+        if let loaded = indexes.withLock({ $0.distinct[field] }) { return loaded }
         var seen: Set<String> = []
         var ordered: [String] = []
         for record in records {
-            guard case .array(let items)? = record.value(of: field) else { continue }
-            for case .string(let item) in items where seen.insert(item).inserted { ordered.append(item) }
+            guard let value = record.value(of: field) else { continue }
+            for item in RecordCollection.strings(in: value) where seen.insert(item).inserted { ordered.append(item) }
         }
         return ordered
     }

@@ -77,6 +77,11 @@ enum JSNumber {
 extension String {
     /// The string without the leading and trailing whitespace JavaScript's `trim` removes.
     func trimmingJSWhitespace() -> String {
+        // Nearly every value starts and ends with a printable ASCII character: nothing to trim, and no scalar's
+        // Unicode properties to look up (a header value is trimmed on every request that asks for a fault).
+        if let first = utf8.first, let last = utf8.last, String.isPrintableASCII(first), String.isPrintableASCII(last) {
+            return self
+        }
         // JavaScript's WhiteSpace and LineTerminator: not Swift's isWhitespace, which also strips U+0085.
         let isSpace: (Unicode.Scalar) -> Bool = { scalar in
             switch scalar.value {
@@ -89,5 +94,10 @@ extension String {
             return ""
         }
         return String(scalars[start...end])
+    }
+
+    /// An ASCII byte that is neither JavaScript whitespace nor a control character.
+    private static func isPrintableASCII(_ byte: UInt8) -> Bool {
+        byte > 0x20 && byte < 0x7F
     }
 }

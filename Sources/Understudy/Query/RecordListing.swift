@@ -18,8 +18,8 @@ enum RecordListing {
     ///
     /// `matches` is a range for a whole collection, so an unsorted first page costs the same at 100 items as at
     /// 100,000: only a sort needs the positions as an array.
-    static func body<Record: ServedRecord, Matches: RandomAccessCollection<Int>>(
-        _ key: String, _ records: [Record], matching matches: Matches, query: ListQuery, honours: Honours = .all,
+    static func body<Matches: RandomAccessCollection<Int>>(
+        _ key: String, _ records: [PreparedRecord], matching matches: Matches, query: ListQuery, honours: Honours = .all,
         columns: SortColumns? = nil
     ) -> [UInt8] {
         guard honours.sort, let sortBy = query.sortBy else {
@@ -32,8 +32,8 @@ enum RecordListing {
                      query: query, honours: honours)
     }
 
-    private static func write<Record: ServedRecord, Page: Collection<Int>>(
-        _ key: String, _ records: [Record], _ page: Page, total: Int, query: ListQuery, honours: Honours
+    private static func write<Page: Collection<Int>>(
+        _ key: String, _ records: [PreparedRecord], _ page: Page, total: Int, query: ListQuery, honours: Honours
     ) -> [UInt8] {
         let select = honours.select ? query.select : nil
 

@@ -11,13 +11,13 @@ final class SortColumns: Sendable {
     }
 
     /// The order of `records` by `field`, built on this thread when not kept.
-    func order<Record: ServedRecord>(_ field: String, of records: [Record]) -> SortOrder {
+    func order(_ field: String, of records: [PreparedRecord]) -> SortOrder {
         orders.index(field) { SortOrder(field: field, of: records) }
     }
 
     /// Builds the order of `records` by `field` on another thread unless it is kept, then calls `ready`; false (and
     /// no call) when it is kept already.
-    func prepare<Record: ServedRecord>(_ field: String, of records: [Record],
+    func prepare(_ field: String, of records: [PreparedRecord],
                                        then ready: @escaping @Sendable () -> Void) -> Bool {
         orders.prepare(field, build: { SortOrder(field: field, of: records) }, then: ready)
     }

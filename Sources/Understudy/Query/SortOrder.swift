@@ -31,7 +31,7 @@ struct SortOrder: Sendable {
 
     /// The order of `records` by their top-level `field`, read on every core: reading one field of 100,000 items
     /// from their text is most of the build.
-    init<Record: ServedRecord>(field: String, of records: [Record]) {
+    init(field: String, of records: [PreparedRecord]) {
         let count = records.count
         let chunks = max(1, min(count / 4_096, ProcessInfo.processInfo.activeProcessorCount * 2))
         let parts = Locked([[SortKey]](repeating: [], count: chunks))

@@ -35,7 +35,7 @@ extension Router {
             return JSNumber.number(SortKey.jsString(quantity))
         }
         var lines: [JSONObject] = []
-        for product in catalog.products where ids.contains(Double(product.idText) ?? .nan) {
+        for product in catalog.products.records where ids.contains(Double(product.idText) ?? .nan) {
             let quantity = lines.count < quantities.count ? quantities[lines.count] : .nan
             lines.append(cartLine(product.object, quantity: quantity))
         }
@@ -53,11 +53,11 @@ extension Router {
         var keys: [String] = []
         var overlays: [String: (product: JSONObject, line: JSONObject)] = [:]
         func enter(_ line: JSONObject) {
-            guard let id = line["id"], let product = catalog.productIndex(idText: SortKey.jsString(JSONValue.number(JSONNumber(JSNumber.number(SortKey.jsString(id))))))
+            guard let id = line["id"], let product = catalog.products.position(of: SortKey.jsString(JSONValue.number(JSONNumber(JSNumber.number(SortKey.jsString(id))))))
             else { return }
             let key = String(decoding: JSONWriter.encode(id), as: UTF8.self)
             if overlays[key] == nil { keys.append(key) }
-            overlays[key] = (catalog.products[product].object, line)
+            overlays[key] = (catalog.products.records[product].object, line)
         }
         if let merge = fields["merge"], merge.isTruthy, case .array(let lines)? = stored["products"] {
             for case .object(let line) in lines { enter(line) }

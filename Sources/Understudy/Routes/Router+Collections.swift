@@ -60,7 +60,7 @@ extension Router {
     }
 
     /// A simulated delete: the stored item with `isDeleted` and `deletedOn` (now) appended.
-    func deleted(_ record: some ServedRecord) -> HTTPResponse {
+    func deleted(_ record: PreparedRecord) -> HTTPResponse {
         var object = record.object
         object["isDeleted"] = .bool(true)
         object["deletedOn"] = .string(Timestamp.iso8601(now()))

@@ -56,19 +56,14 @@ extension Router {
             if let field = list.sortBy {
                 steps.append { ready in collection.columns.prepare(field, of: collection.records, then: ready) }
             }
-        } else if (Router.aliases[word] ?? word) == "products" {
-            let catalog = self.catalog
-            if search { steps.append { ready in catalog.prepareProductSearch(then: ready) } }
-            if let field = list.sortBy {
-                steps.append { ready in catalog.productColumns.prepare(field, of: catalog.products, then: ready) }
-            }
         }
         return steps
     }
 
-    /// A built-in resource already loaded (one not loaded yet is small: the embedded data, or users the route
-    /// loads first).
+    /// A built-in resource already loaded: the products, which load at start, or another one a route asked for
+    /// (one not loaded yet is small: the embedded data, or users the route loads first).
     private func builtInCollection(_ name: String) -> RecordCollection? {
-        catalog.builtIns.withLock { $0[name] }
+        if name == "products" { return catalog.products }
+        return catalog.builtIns.withLock { $0[name] }
     }
 }

@@ -10,24 +10,7 @@ extension Router {
         let posts: @Sendable (Router, RouteContext) -> RecordCollection = { router, _ in router.catalog.posts }
         return ResourceRoutes(
             name: "posts", collection: posts, searches: true, ids: .validated(noun: "post"),
-            reads: [
-                Route("GET", "/posts/tag-list") { router, context throws(APIError) in
-                    router.cachedJSON(context.request, context.query) {
-                        SharedBytes(JSONWriter.encode(.array(router.catalog.posts.distinctElements(of: "tags").map(JSONValue.string))))
-                    }
-                },
-                Route("GET", "/posts/tags") { router, context throws(APIError) in
-                    router.cachedJSON(context.request, context.query) {
-                        SharedBytes(JSONWriter.encode(.array(router.catalog.posts.distinctElements(of: "tags").map { tag in
-                            .object(JSONObject([
-                                .init(key: "slug", value: .string(tag)),
-                                .init(key: "name", value: .string(ProductCategory(slug: tag).name)),
-                                .init(key: "url", value: .string("https://dummyjson.com/posts/tag/" + tag)),
-                            ]))
-                        })))
-                    }
-                },
-            ],
+            grouping: ResourceRoutes.Grouping(field: "tags", word: "tag", plural: "tags", parameter: "tag"),
             add: { router, context throws(APIError) in
                 let fields = try RequestBody.fields(of: context.request)
                 _ = try router.validated(fields["userId"], in: router.catalog.userRecords, noun: "user")
@@ -42,9 +25,6 @@ extension Router {
                 return .json(JSONWriter.encode(.object(router.mergedOnTruthiness(stored.object, fields, Router.postWritableFields))))
             },
             relations: [
-                Route("GET", "/posts/tag/{tag}", ResourceRoutes.listing(posts) { _, context, posts throws(APIError) in
-                    posts.matching("tags", containsIgnoringCase: context.parameter)
-                }),
                 Route("GET", "/posts/user/{id}", ResourceRoutes.listing(posts) { router, context, posts throws(APIError) in
                     let user = try router.validated(context.parameter, in: router.catalog.userRecords, noun: "user")
                     return posts.matching("userId", equals: user.idText)

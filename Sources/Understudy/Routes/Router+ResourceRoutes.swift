@@ -23,6 +23,8 @@ struct ResourceRoutes {
     var ids: IDCheck = .plain
     /// Whether `select` applies to one item.
     var selectsItem = true
+    /// The field that groups the items, with its routes (a product's category, a post's tags).
+    var grouping: Grouping?
     /// Read routes of one literal word (`/todos/random`), matched before `/{name}/{id}`.
     var reads: [Route] = []
     var add: Route.Handler?
@@ -60,6 +62,7 @@ struct ResourceRoutes {
                 }
             })
         }
+        if let grouping { routes += grouping.reads(name, collection) }
         routes += reads
         if let add { routes.append(Route("POST", base + "/add", add)) }
         let ids = self.ids
@@ -78,6 +81,7 @@ struct ResourceRoutes {
                 router.deleted(try ResourceRoutes.record(context.parameter, in: collection(router, context), ids, router))
             })
         }
+        if let grouping { routes.append(grouping.members(name, collection)) }
         return routes + relations
     }
 

@@ -11,7 +11,6 @@ final class Router {
     let tokens: TokenService
     let now: @Sendable () -> Double
     let cache = ResponseCache()
-    var listing: ProductListing { ProductListing(catalog: catalog) }
     /// The generators random picks draw from, one per seed (the server's, or a session's).
     private var pickers: [UInt64: SeededGenerator] = [:]
 
@@ -135,6 +134,19 @@ final class Router {
         if let rawQuery = request.rawQuery { location += "?" + rawQuery }
         var response = HTTPResponse.message("Moved Permanently. Redirecting to \(location)", status: 301)
         response.headers.add("Location", location)
+        return response
+    }
+
+    /// A 200 JSON reply for a read-only route, from the cache when this exact target was asked before.
+    /// `make` hands over a buffer the catalogue already holds (an item's text) without a copy.
+    func cachedJSON(_ request: HTTPRequest, _ query: ListQuery, _ make: () -> SharedBytes) -> HTTPResponse {
+        // A reply behind /auth is cached (the body is the same) but never canned: the canned path runs before
+        // routing, so it would skip the token check.
+        let servesDirectly = request.query["_fault"] == nil && !request.passedTokenCheck
+        let entry = cache.entry(for: request.target, servesDirectly: servesDirectly,
+                                delayMilliseconds: query.delayMilliseconds, make: make)
+        var response = HTTPResponse.json(entry.body)
+        response.etag = entry.etag
         return response
     }
 

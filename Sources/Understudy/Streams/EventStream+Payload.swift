@@ -6,7 +6,7 @@ extension EventStream {
     /// splits a multi-byte UTF-8 character as it does CRLF.
     static func payload(for id: Int, plan: StreamPlan, catalog: Catalog) -> [UInt8] {
         var generator = SeededGenerator(seed: plan.seed, stream: "event-\(id)")
-        let product = catalog.products[Int(generator.next() % UInt64(max(1, catalog.productCount)))]
+        let product = catalog.products.records[Int(generator.next() % UInt64(max(1, catalog.productCount)))]
         let basePrice = product.object["price"]?.doubleValue ?? 10
         let price = (basePrice * (0.9 + 0.2 * generator.unit()) * 100).rounded() / 100
         let stock = Int(generator.next() % 101)

@@ -27,7 +27,7 @@ import UnderstudyTestSupport
         }
         let loaded = try FixtureLoader.collection(named: "notes", from: Array(IndexBuildTests.notes.utf8), file: "notes.json")
         let notes = RecordCollection(name: "notes", records: loaded.records, builds: builds)
-        let catalog = Catalog(products: Catalog.standard.products, users: Catalog.standard.users, collections: ["notes": notes])
+        let catalog = Catalog(products: Catalog.standard.products.records, users: Catalog.standard.users, collections: ["notes": notes])
         try await withServer({ $0.catalog = catalog }) { _, client in
             // Whatever fails first, no build is left held.
             defer { release() }

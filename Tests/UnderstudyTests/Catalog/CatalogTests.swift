@@ -24,10 +24,10 @@ import UnderstudyJSON
     @Test func standardCatalogueHasTheContractsShape() {
         let catalog = Catalog.standard
         #expect(catalog.productCount == 194)
-        #expect(catalog.categories.map(\.slug) == CatalogTests.categoryBlocks.map(\.0))
+        #expect(catalog.products.distinctElements(of: "category") == CatalogTests.categoryBlocks.map(\.0))
         for (slug, ids) in CatalogTests.categoryBlocks {
             for id in ids {
-                let product = catalog.products[id - 1]
+                let product = catalog.products.records[id - 1]
                 #expect(product.idText == String(id))
                 #expect(product.object["category"]?.stringValue == slug)
                 let expectedKeys = CatalogTests.brandless.contains(slug)
@@ -39,7 +39,7 @@ import UnderstudyJSON
 
     @Test func valuesHaveDummyJSONsTypesAndRanges() throws {
         let iso = try Regex(#"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$"#)
-        for product in Catalog.standard.products {
+        for product in Catalog.standard.products.records {
             let object = product.object
             let price = try #require(object["price"]?.doubleValue)
             #expect(price.rounded() != price && price >= 0.79 && price <= 36_999.99)
@@ -57,8 +57,8 @@ import UnderstudyJSON
     }
 
     @Test func categoriesAreNamedFromTheirSlugs() {
-        #expect(ProductCategory(slug: "home-decoration").name == "Home Decoration")
-        #expect(ProductCategory(slug: "mens-shirts").url == "https://dummyjson.com/products/category/mens-shirts")
+        #expect(ResourceRoutes.Grouping.displayName(of: "home-decoration") == "Home Decoration")
+        #expect(ResourceRoutes.Grouping.displayName(of: "mens-shirts") == "Mens Shirts")
     }
 
     @Test func usersIncludeTheTutorialLogin() throws {
@@ -73,7 +73,7 @@ import UnderstudyJSON
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
         let fromFiles = try Catalog.load(directory: root.appendingPathComponent("fixtures").path)
-        #expect(fromFiles.products.map(\.encoded.bytes) == Catalog.standard.products.map(\.encoded.bytes))
+        #expect(fromFiles.products.records.map(\.encoded.bytes) == Catalog.standard.products.records.map(\.encoded.bytes))
         #expect(fromFiles.users.users.map(\.encoded) == Catalog.standard.users.users.map(\.encoded))
     }
 }

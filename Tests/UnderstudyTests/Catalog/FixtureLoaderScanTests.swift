@@ -19,9 +19,10 @@ import Testing
         for bytes in [Array(DefaultFixtures.productsJSON.utf8), spaced(DefaultFixtures.productsJSON), Array(oddlyWritten.utf8)] {
             let scanned = try #require(FixtureLoader.scannedProducts(from: bytes))
             let parsed = try FixtureLoader.parsedProducts(from: bytes, file: "products.json")
-            #expect(scanned.map(\.idText) == parsed.map(\.idText))
-            #expect(scanned.map(\.category) == parsed.map(\.category))
-            #expect(scanned.map(\.encoded.bytes) == parsed.map(\.encoded.bytes))
+            #expect(scanned.records.map(\.idText) == parsed.records.map(\.idText))
+            #expect(scanned.records.map(\.integerID) == parsed.records.map(\.integerID))
+            #expect(scanned.records.map(\.encoded.bytes) == parsed.records.map(\.encoded.bytes))
+            #expect(scanned.categories == parsed.categories)
         }
     }
 

@@ -3,7 +3,7 @@ import Testing
 @testable import Understudy
 
 @Suite struct FixtureLoaderTests {
-    private func loadProducts(_ text: String) throws(FixtureError) -> [PreparedProduct] {
+    private func loadProducts(_ text: String) throws(FixtureError) -> RecordCollection {
         try FixtureLoader.products(from: Array(text.utf8), file: "products.json")
     }
 

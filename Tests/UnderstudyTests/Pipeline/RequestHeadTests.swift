@@ -22,6 +22,18 @@ import Testing
         #expect(head("POST /p?_fault=uprate=1k HTTP/1.1\r\nX-Understudy-Fault: uprate=2k\r\n\r\n")?.fault == "uprate=2k")
     }
 
+    /// Lines end at CRLF only and the target is the request line's second word however many spaces come
+    /// between, as when the head was split as a String; a line without a colon and an unfinished last line are read.
+    @Test func aHeadIsSplitAsItsTextWouldBe() {
+        let read = head("GET   /p?_fault=status%3D503  HTTP/1.1\r\nno colon\r here\r\n"
+                        + "X-Understudy-Session: s\nX-Understudy-Fault: f\r\nX-UNDERSTUDY-TOKEN: t")
+        #expect(read?.fault == "status=503")
+        #expect(read?.session == "s\nX-Understudy-Fault: f")
+        #expect(read?.token == "t")
+        #expect(head("GET /_FAULT HTTP/1.1\r\n\r\n") == nil)
+        #expect(head("GET / HTTP/1.1\r\nx-understudy-session") == nil)
+    }
+
     @Test func aHeadThatAsksForNothingIsNotRead() {
         #expect(head("POST /products/add HTTP/1.1\r\nHost: localhost\r\nContent-Length: 3\r\n\r\n") == nil)
         #expect(head("GET /understudy HTTP/1.1\r\n\r\n") == nil)

@@ -94,4 +94,12 @@ import Testing
         #expect(JSNumber.number("\u{85}1").isNaN)
         #expect(JSNumber.number("\u{A0}1\u{2028}") == 1)
     }
+
+    /// JavaScript's trim: its whitespace and line terminators at either end (not U+0085), whether the ends are
+    /// printable ASCII (left as they are without a look at Unicode properties) or not.
+    @Test(arguments: [("abc", "abc"), (" a b ", "a b"), ("\u{A0}a\u{2028}", "a"), ("a\u{3000}", "a"), ("", ""),
+                      (" \t ", ""), ("\u{85}x\u{7F}", "\u{85}x\u{7F}"), ("é", "é"), ("\u{FEFF}é\r\n", "é")])
+    func trimsJavaScriptWhitespace(_ text: String, _ trimmed: String) {
+        #expect(text.trimmingJSWhitespace() == trimmed)
+    }
 }

@@ -62,7 +62,7 @@ import UnderstudyJSON
 
     @Test func searchEmptyMatchesAll() {
         #expect(body(send("GET", "/products/search"))?["total"]?.intValue == 194)
-        #expect(body(send("GET", "/products/search?q=PHONE"))?["total"]?.intValue == ProductListing(catalog: .standard).search("phone").count)
+        #expect(body(send("GET", "/products/search?q=PHONE"))?["total"]?.intValue == Catalog.standard.products.search("phone").count)
     }
 
     @Test func everyRouteValidatesTheQuery() {
@@ -111,7 +111,7 @@ import UnderstudyJSON
         #expect(object.keys == ["id", "title", "price", "discountPercentage", "stock", "rating", "images", "thumbnail",
                                 "description", "category"])
         #expect(object["title"] == .string("Renamed"))
-        #expect(object["stock"] == Catalog.standard.products[15].object["stock"])
+        #expect(object["stock"] == Catalog.standard.products.records[15].object["stock"])
         #expect(send("PUT", "/products/999", json: "{}").response.status == 404)
     }
 
@@ -119,7 +119,7 @@ import UnderstudyJSON
         guard case .object(let object)? = body(send("DELETE", "/products/3")) else { return }
         #expect(object["isDeleted"] == .bool(true))
         #expect(object["deletedOn"] == .string("2027-01-15T08:00:00.000Z"))
-        #expect(object.keys.count == Catalog.standard.products[2].object.keys.count + 2)
+        #expect(object.keys.count == Catalog.standard.products.records[2].object.keys.count + 2)
     }
 
     @Test func httpStatusRoute() {

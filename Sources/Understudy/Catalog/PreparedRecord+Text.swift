@@ -1,19 +1,11 @@
 import UnderstudyJSON
 
-/// An item a collection serves: its id and its JSON, encoded once.
+/// What routes read of an item: its object, one field, its strings, or a `select`, all from its compact text.
 ///
-/// Products (`PreparedProduct`) and every other collection's items (`PreparedRecord`) conform, so one listing
-/// engine (`RecordListing`) pages, sorts, selects and wraps them all. An item keeps only its compact text: the
-/// parsed object of every item cost ~12 KiB of memory per product and most of start-up, and a route reads whole
-/// objects for one item at a time (writes, carts), or one field of many (sorting, indexes), which the text gives.
-protocol ServedRecord: Sendable {
-    /// The id as DummyJSON matches it: `String(id)`.
-    var idText: String { get }
-    /// The whole item's compact JSON, shareable with evhttp by reference.
-    var encoded: SharedBytes { get }
-}
-
-extension ServedRecord {
+/// An item keeps only that text: the parsed object of every item cost ~12 KiB of memory per product and most of
+/// start-up, and a route reads whole objects for one item at a time (writes, carts), or one field of many (sorting,
+/// indexes), which the text gives.
+extension PreparedRecord {
     /// The item as loaded, keys in file order, parsed from its text.
     var object: JSONObject {
         withText { text in

@@ -2,12 +2,14 @@ import Testing
 @testable import Understudy
 import UnderstudyJSON
 
-@Suite struct ProductListingTests {
-    private let listing = ProductListing(catalog: .standard)
+/// The list pipeline over the built-in products, and the products' search and categories in the collection engine.
+@Suite struct RecordListingTests {
+    private let products = Catalog.standard.products
 
     private func page(_ query: String, matching: [Int]? = nil) throws -> JSONObject {
         let parsed = try ListQuery.parse(QueryParameters(Substring(query)))
-        let body = listing.body(matching: matching ?? Array(Catalog.standard.products.indices), query: parsed)
+        let body = RecordListing.body("products", products.records, matching: matching ?? Array(products.all),
+                                      query: parsed, columns: products.columns)
         guard case .object(let object) = try JSONParser.parse(body) else { throw APIError(500, "not an object") }
         return object
     }
@@ -76,7 +78,7 @@ import UnderstudyJSON
 
     @Test func brandlessProductsSortLast() throws {
         let sorted = ids(try page("sortBy=brand&limit=0"))
-        let brandless = Set(Catalog.standard.products.filter { $0.object["brand"] == nil }.compactMap { Int($0.idText) })
+        let brandless = Set(products.records.filter { $0.object["brand"] == nil }.compactMap { Int($0.idText) })
         #expect(Set(sorted.suffix(brandless.count)) == brandless)
     }
 
@@ -84,19 +86,29 @@ import UnderstudyJSON
     func searchMatchesTitleOrDescriptionOnly(_ query: String) {
         // The index's answer against a plain scan of every product's parsed title and description.
         let needle = query.lowercased()
-        let expected = Catalog.standard.products.indices.filter { index in
-            let object = Catalog.standard.products[index].object
+        let expected = products.all.filter { index in
+            let object = products.records[index].object
             return [object["title"], object["description"]].contains { value in
                 (value?.stringValue ?? "").lowercased().contains(needle)
             }
         }
-        #expect(listing.search(needle) == expected)
-        #expect(listing.search("").count == 194)
+        #expect(products.search(needle) == expected)
+        #expect(products.search("").count == 194)
     }
 
     @Test func categoryMatchesCaseInsensitively() {
-        #expect(listing.category("SMARTPHONES").count == 16)
-        #expect(listing.category("nope").isEmpty)
+        #expect(products.matching("category", containsIgnoringCase: "SMARTPHONES") == Array(120...135))
+        #expect(products.matching("category", containsIgnoringCase: "nope").isEmpty)
+    }
+
+    /// The categories read at load index the same items, and list the same slugs, as the items' texts would.
+    @Test func categoriesReadAtLoadAgreeWithTheItemsTexts() {
+        let unindexed = RecordCollection(name: "products", records: products.records)
+        #expect(products.distinctElements(of: "category") == unindexed.distinctElements(of: "category"))
+        for slug in products.distinctElements(of: "category") + ["SMARTPHONES", "Beauty", "nope"] {
+            #expect(products.matching("category", containsIgnoringCase: slug)
+                    == unindexed.matching("category", containsIgnoringCase: slug))
+        }
     }
 }
 
