@@ -76,5 +76,12 @@ struct IndexBuilds: Sendable {
     /// Runs a build, off the caller's thread.
     let run: @Sendable (_ build: @escaping @Sendable () -> Void) -> Void
 
-    static let background = IndexBuilds { build in DispatchQueue.global(qos: .userInitiated).async(execute: build) }
+    /// A thread of its own per build (one per index a process ever builds), not a worker of the global queues: a
+    /// process whose workers are all blocked (a test suite's socket reads, an app's own work) would leave the
+    /// waiting request unanswered until one frees up.
+    static let background = IndexBuilds { build in
+        let thread = Thread(block: build)
+        thread.name = "understudy.index-build"
+        thread.start()
+    }
 }

@@ -22,13 +22,16 @@ import UnderstudyTestSupport
         }
         let release: @Sendable () -> Void = {
             for build in held.withLock({ held in defer { held.removeAll() }; return held }) {
-                DispatchQueue.global().async(execute: build)
+                Thread(block: build).start()  // as `IndexBuilds.background` does: not a global-queue worker
             }
         }
         let loaded = try FixtureLoader.collection(named: "notes", from: Array(IndexBuildTests.notes.utf8), file: "notes.json")
         let notes = RecordCollection(name: "notes", records: loaded.records, builds: builds)
         let catalog = Catalog(products: Catalog.standard.products.records, users: Catalog.standard.users, collections: ["notes": notes])
-        try await withServer({ $0.catalog = catalog }) { _, client in
+        try await withServer({ $0.catalog = catalog }) { server, _ in
+            // The held requests wait for as long as the test takes to let them go, which a full suite on two cores
+            // can stretch past the usual 10 s.
+            let client = HTTPTestClient(server: server, timeoutSeconds: 120)
             // Whatever fails first, no build is left held.
             defer { release() }
             async let sorted = client.send("/notes?sortBy=title&select=title")

@@ -15,7 +15,7 @@ import UnderstudyTestSupport
 
     /// Seconds from writing `request` until the whole response is read, and the response. The socket blocks for
     /// up to 17 s, so it is read on a thread of its own, not one of Swift's few cooperative ones.
-    private static func timed(_ server: UnderstudyServer, _ request: [UInt8], timeout: Int = 5)
+    private static func timed(_ server: UnderstudyServer, _ request: [UInt8], timeout: Int = 30)
         async throws -> (seconds: Double, response: RawResponse) {
         let port = server.port
         let (seconds, response) = await offThePool { () -> (Double, RawResponse?) in
@@ -28,10 +28,11 @@ import UnderstudyTestSupport
         return (seconds, try #require(response))
     }
 
-    /// Runs blocking socket work on a dispatch thread and waits for it.
+    /// Runs blocking socket work on a thread of its own and waits for it: a paced read blocks for seconds, which on
+    /// a global-queue worker would starve whatever else the suite runs there (URLSession's work, index builds).
     private static func offThePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: work()) }
+            Thread { continuation.resume(returning: work()) }.start()
         }
     }
 
@@ -124,7 +125,7 @@ import UnderstudyTestSupport
                 let request = "GET \(Self.largeTarget) HTTP/1.1\r\nHost: localhost\r\nX-Understudy-Session: seeded\r\n"
                     + "X-Understudy-Fault: rate=1m; stall=200ms..400ms\r\n\r\n"
                 let arrivals = await Self.offThePool { () -> [(Date, Int)] in
-                    guard let connection = try? RawHTTPConnection(port: port) else { return [] }
+                    guard let connection = try? RawHTTPConnection(port: port, receiveTimeoutSeconds: 30) else { return [] }
                     var arrivals: [(Date, Int)] = []
                     var total = 0
                     connection.write(request)
