@@ -20,6 +20,8 @@ final class CannedReply {
     let suffix: UnsafeMutableBufferPointer<CChar>
     /// The body length in decimal, NUL-terminated.
     let contentLength: UnsafeMutableBufferPointer<CChar>
+    /// The status's reason phrase, a C string literal.
+    let reasonPhrase: UnsafePointer<CChar>
 
     init(status: Int, headers: [(name: String, value: String)], body: SharedBytes, etag: String?, fault: String?) {
         self.status = status
@@ -33,6 +35,7 @@ final class CannedReply {
         prefix = CannedReply.buffer(Array(text.utf8).map { CChar(bitPattern: $0) })
         suffix = CannedReply.buffer(Array((etag.map { "\r\nETag: \($0)" } ?? "").utf8).map { CChar(bitPattern: $0) })
         contentLength = CannedReply.buffer(Array(String(body.count).utf8CString))
+        reasonPhrase = ReasonPhrase.cString(forStatus: status)
     }
 
     /// A cached catalogue body: 200, JSON, with its ETag.

@@ -70,7 +70,7 @@ final class CannedHead {
         length.update(from: reply.contentLength.baseAddress!, count: reply.contentLength.count)
         updateDate()
         understudy_link_fields(headers, fields, Int32(CannedHead.fieldCount))
-        evhttp_send_reply(request, Int32(reply.status), ReasonPhrase.forStatus(reply.status), nil)
+        evhttp_send_reply(request, Int32(reply.status), reply.reasonPhrase, nil)
         understudy_unlink_fields(headers, fields, Int32(CannedHead.fieldCount))
     }
 
@@ -79,31 +79,28 @@ final class CannedHead {
         return offset + bytes.count
     }
 
+    /// Writes `value` in decimal at `offset`; returns the offset after it. Digits are written straight into the
+    /// block, last first, once their count is known.
     private func writeDecimal(_ value: Int, at offset: Int) -> Int {
-        var digits: (CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar,
-                     CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar, CChar) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        var rest = value.magnitude
-        withUnsafeMutableBytes(of: &digits) { raw in
-            repeat {
-                raw[count] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-                count += 1
-            } while rest > 0
-        }
         var position = offset
         if value < 0 {
             block[position] = CChar(UInt8(ascii: "-"))
             position += 1
         }
-        withUnsafeBytes(of: &digits) { raw in
-            for index in stride(from: count - 1, through: 0, by: -1) {
-                block[position] = CChar(bitPattern: raw[index])
-                position += 1
-            }
+        var rest = value.magnitude
+        var digits = 1
+        var probe = rest
+        while probe >= 10 {
+            probe /= 10
+            digits += 1
         }
-        return position
+        var index = position + digits
+        repeat {
+            index -= 1
+            block[index] = CChar(UInt8(ascii: "0") + UInt8(rest % 10))
+            rest /= 10
+        } while rest > 0
+        return position + digits
     }
 
     /// evhttp's own `Date`, from the same clock (`time`), reformatted only when the second changes.

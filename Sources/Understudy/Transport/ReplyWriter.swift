@@ -73,7 +73,7 @@ final class ReplyWriter {
                 ReplyWriter.addReference(to: shared, in: output)
             }
         }
-        evhttp_send_reply(request, Int32(response.status), ReasonPhrase.forStatus(response.status), nil)
+        evhttp_send_reply(request, Int32(response.status), ReasonPhrase.cString(forStatus: response.status), nil)
         let now = EventLoop.monotonicMilliseconds()
         report(plan, ReplyOutcome(status: response.status, bytesWritten: isHead ? 0 : response.body.count,
                                       firstByteAt: now, finishedAt: now))
@@ -90,7 +90,7 @@ final class ReplyWriter {
             cannedHead.send(reply, on: request, headers: headers, remaining: plan.rateLimit.remaining,
                             resetsAt: plan.rateLimit.resetsAt)
         } else {
-            evhttp_send_reply(request, Int32(reply.status), ReasonPhrase.forStatus(reply.status), nil)
+            evhttp_send_reply(request, Int32(reply.status), reply.reasonPhrase, nil)
         }
         let now = EventLoop.monotonicMilliseconds()
         report(plan, ReplyOutcome(status: reply.status, bytesWritten: reply.body.count, firstByteAt: now,
