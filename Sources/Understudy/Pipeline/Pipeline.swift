@@ -22,8 +22,12 @@ final class Pipeline {
     let cache: ReplyCache
     /// The recording that answers instead of the built-in routes (`--replay`), when one is given.
     let replay: ReplayRoutes?
+    /// Whether the DummyJSON routes answer: not while a recording is replayed or requests are forwarded, and only
+    /// they have canned replies and a stream route. Kept, not computed: asking `upstream == nil` copied the
+    /// optional struct out on every request.
+    let servesBuiltInRoutes: Bool
     /// The concerns every reply passes through, in order.
-    private(set) var middleware: MiddlewareChain
+    let middleware: MiddlewareChain
     /// Fault specs sent per request, parsed once (see `parsedSpec`).
     private var specCache: [String: FaultSpec] = [:]
     /// What the admin API reads and changes of the transport (offline, held replies); set once it exists.
@@ -42,6 +46,7 @@ final class Pipeline {
         recorder = Recorder(writer: configuration.record)
         cache = ReplyCache(routes: router.cache)
         replay = configuration.replay.map(ReplayRoutes.init)
+        servesBuiltInRoutes = replay == nil && upstream == nil
         feed = LiveFeed(faults: faults, journal: journal)
         streams = StreamSource(catalog: configuration.catalog,
                                maximumUnflushedBytes: configuration.maximumStreamBacklogBytes)
