@@ -3,6 +3,11 @@ import Foundation
 /// What decides a request's upload rate, read from its head as it arrives, before evhttp reads the body: the
 /// fault it asks for (`X-Understudy-Fault`, else `_fault` in its query) and its session. Only these; the rest of
 /// the head is evhttp's to parse.
+///
+/// Every request's head is read so, on the loop, before evhttp parses it again: it is read in place, a line at a
+/// time (found with `memchr`), looking only at the start of each header line, and only the values it keeps become
+/// `String`s. Splitting the head into `String` lines cost a request that sent a fault header ~69k instructions,
+/// and a byte-by-byte search of every head for the words that could matter ~2.6k.
 struct RequestHead: Equatable {
     var fault: String?
     var session: String?
@@ -12,68 +17,110 @@ struct RequestHead: Equatable {
     var bodyBytes = 0
 
     /// Reads a head (request line and header lines, up to the blank line); nil when it names neither a fault
-    /// nor a session, which is every request that does not ask for one (the common case, decided in one scan).
+    /// nor a session, which is every request that does not ask for one (the common case).
     init?(_ bytes: UnsafeRawBufferPointer) {
-        guard RequestHead.mayAskForFaultOrSession(bytes) else { return nil }
-        let text = String(decoding: bytes, as: UTF8.self)
-        var lines = text.split(separator: "\r\n", omittingEmptySubsequences: false).makeIterator()
-        let target = lines.next()?.split(separator: " ").dropFirst().first ?? ""
-        if let mark = target.firstIndex(of: "?") {
-            fault = QueryParameters(target[target.index(after: mark)...])["_fault"]
+        guard let start = bytes.baseAddress, !bytes.isEmpty else { return nil }
+        var lines = HeadLines(start: start, end: start + bytes.count)
+        guard let requestLine = lines.next() else { return nil }
+        if RequestHead.mayName(RequestHead.queryWord, in: requestLine) {
+            let text = String(decoding: requestLine, as: UTF8.self)
+            let target = text.split(separator: " ").dropFirst().first ?? ""
+            if let mark = target.firstIndex(of: "?") {
+                fault = QueryParameters(target[target.index(after: mark)...])["_fault"]
+            }
         }
         while let line = lines.next(), !line.isEmpty {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            let name = line[..<colon].lowercased()
-            let value = String(line[line.index(after: colon)...]).trimmingJSWhitespace()
-            if name == "x-understudy-fault", !value.isEmpty {
-                fault = value
-            } else if name == "x-understudy-session", !value.isEmpty {
-                session = value
-            } else if name == "x-understudy-token" {
-                token = value
-            } else if name == "content-length" {
-                bodyBytes = Int(value) ?? 0
+            guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { continue }
+            let name = UnsafeRawBufferPointer(rebasing: line[..<colon])
+            let field: Field
+            if RequestHead.equals(name, "x-understudy-fault") {
+                field = .fault
+            } else if RequestHead.equals(name, "x-understudy-session") {
+                field = .session
+            } else if RequestHead.equals(name, "x-understudy-token") {
+                field = .token
+            } else if RequestHead.equals(name, "content-length") {
+                field = .contentLength
+            } else {
+                continue
+            }
+            let value = String(decoding: line[(colon + 1)...], as: UTF8.self).trimmingJSWhitespace()
+            switch field {
+            case .fault where !value.isEmpty: fault = value
+            case .session where !value.isEmpty: session = value
+            case .token: token = value
+            case .contentLength: bodyBytes = Int(value) ?? 0
+            default: break
             }
         }
         guard fault != nil || session != nil else { return nil }
     }
 
-    /// Whether the head could name a fault or a session: `_fault` in its request line, or a header line whose name
-    /// starts with `X-Understudy-` (any case). Every head is asked this as it arrives, so it looks only at the first
-    /// byte of each line (found with `memchr`) and at the underscores of the request line: a byte-by-byte search
-    /// of the whole head for two words cost every request ~2.6k instructions.
-    static func mayAskForFaultOrSession(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard let start = bytes.baseAddress, !bytes.isEmpty else { return false }
-        let end = start + bytes.count
-        let newline = Int32(UInt8(ascii: "\n"))
-        var lineEnd = memchr(start, newline, bytes.count).map { UnsafeRawPointer($0) } ?? end
+    private enum Field { case fault, session, token, contentLength }
+
+    /// What a query parameter naming a fault holds: `_fault`, or its underscore percent-encoded.
+    private static let queryWord: StaticString = "_fault"
+
+    /// Whether `line` holds `_fault`, or `%5F` (either case): the request line of nearly every request holds
+    /// neither, which two `memchr` calls tell.
+    private static func mayName(_ word: StaticString, in line: UnsafeRawBufferPointer) -> Bool {
+        guard let start = line.baseAddress else { return false }
+        let end = start + line.count
+        let literal = UnsafeRawBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
         var cursor = start
-        while let underscore = memchr(cursor, Int32(UInt8(ascii: "_")), lineEnd - cursor).map(UnsafeRawPointer.init) {
-            if starts(underscore, end, with: queryWord, caseInsensitive: false) { return true }
-            cursor = underscore + 1
+        while let found = memchr(cursor, Int32(word.utf8Start.pointee), end - cursor).map(UnsafeRawPointer.init) {
+            if end - found >= literal.count, memcmp(found, literal.baseAddress!, literal.count) == 0 { return true }
+            cursor = found + 1
         }
-        while lineEnd < end {
-            let line = lineEnd + 1
-            if starts(line, end, with: headerPrefix, caseInsensitive: true) { return true }
-            lineEnd = memchr(line, newline, end - line).map { UnsafeRawPointer($0) } ?? end
+        cursor = start
+        while let found = memchr(cursor, Int32(UInt8(ascii: "%")), end - cursor).map(UnsafeRawPointer.init) {
+            if end - found >= 3, found.load(fromByteOffset: 1, as: UInt8.self) == UInt8(ascii: "5"),
+               found.load(fromByteOffset: 2, as: UInt8.self) | 0x20 == UInt8(ascii: "f") {
+                return true
+            }
+            cursor = found + 1
         }
         return false
     }
 
-    private static let queryWord: StaticString = "_fault"
-    /// Lower case: a name is compared after lowering its ASCII letters.
-    private static let headerPrefix: StaticString = "x-understudy-"
-
-    private static func starts(_ position: UnsafeRawPointer, _ end: UnsafeRawPointer, with word: StaticString,
-                               caseInsensitive: Bool) -> Bool {
-        let count = word.utf8CodeUnitCount
-        guard end - position >= count else { return false }
-        let letters = word.utf8Start
-        for index in 0..<count {
-            var byte = position.load(fromByteOffset: index, as: UInt8.self)
-            if caseInsensitive, byte >= 0x41, byte <= 0x5A { byte |= 0x20 }
+    /// ASCII case-insensitive equality of a field name with a lower-case literal.
+    private static func equals(_ name: UnsafeRawBufferPointer, _ literal: StaticString) -> Bool {
+        guard name.count == literal.utf8CodeUnitCount, name.first.map({ $0 | 0x20 }) == literal.utf8Start.pointee else {
+            return false
+        }
+        let letters = literal.utf8Start
+        for index in 0..<name.count {
+            var byte = name[index]
+            if byte >= 0x41, byte <= 0x5A { byte |= 0x20 }
             if byte != letters[index] { return false }
         }
         return true
+    }
+}
+
+/// The lines of a request head, each without its CRLF, read in place: a line ends at CRLF only, as the head was
+/// always read (a lone LF stays inside its line).
+private struct HeadLines {
+    private var cursor: UnsafeRawPointer
+    private let end: UnsafeRawPointer
+
+    init(start: UnsafeRawPointer, end: UnsafeRawPointer) {
+        cursor = start
+        self.end = end
+    }
+
+    mutating func next() -> UnsafeRawBufferPointer? {
+        guard cursor < end else { return nil }
+        let start = cursor
+        var search = cursor
+        while search < end, let newline = memchr(search, Int32(UInt8(ascii: "\n")), end - search).map(UnsafeRawPointer.init) {
+            if newline > start, newline.load(fromByteOffset: -1, as: UInt8.self) == UInt8(ascii: "\r") {
+                cursor = newline + 1
+                return UnsafeRawBufferPointer(start: start, count: newline - 1 - start)
+            }
+            search = newline + 1
+        }
+        cursor = end
+        return UnsafeRawBufferPointer(start: start, count: end - start)
     }
 }

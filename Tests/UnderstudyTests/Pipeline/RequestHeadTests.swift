@@ -22,6 +22,26 @@ import Testing
         #expect(head("POST /p?_fault=uprate=1k HTTP/1.1\r\nX-Understudy-Fault: uprate=2k\r\n\r\n")?.fault == "uprate=2k")
     }
 
+    @Test func aQueryNamesItsFaultPercentEncodedToo() {
+        #expect(head("POST /p?%5Ffault=uprate%3D1k HTTP/1.1\r\nHost: x\r\n\r\n")?.fault == "uprate=1k")
+        #expect(head("POST /p?a=1&_fault=uprate%3D2k HTTP/1.1\r\n\r\n")?.fault == "uprate=2k")
+        #expect(head("POST /p?fault=uprate%3D2k HTTP/1.1\r\n\r\n") == nil)
+    }
+
+    @Test func aValueKeepsItsColonsAndTheLastFieldWins() {
+        let read = head("POST / HTTP/1.1\r\nX-Understudy-Fault: uprate=1k\r\nX-UNDERSTUDY-FAULT: status=503; message=a:b\r\n\r\n")
+        #expect(read?.fault == "status=503; message=a:b")
+        // A name with anything around it is another field.
+        #expect(head("POST / HTTP/1.1\r\n X-Understudy-Fault: uprate=1k\r\nX-Understudy-Faults: uprate=1k\r\n\r\n") == nil)
+    }
+
+    @Test func linesEndAtCRLFAndTheHeadAtItsBlankLine() {
+        // A lone LF stays inside its line, as evhttp's CRLF lines were always read here.
+        #expect(head("POST / HTTP/1.1\nX-Understudy-Fault: uprate=1k\r\n\r\n") == nil)
+        #expect(head("POST / HTTP/1.1\r\nX-Understudy-Session: s\nX: y\r\n\r\n")?.session == "s\nX: y")
+        #expect(head("POST / HTTP/1.1\r\n\r\nX-Understudy-Fault: uprate=1k\r\n\r\n") == nil)
+    }
+
     @Test func aHeadThatAsksForNothingIsNotRead() {
         #expect(head("POST /products/add HTTP/1.1\r\nHost: localhost\r\nContent-Length: 3\r\n\r\n") == nil)
         #expect(head("GET /understudy HTTP/1.1\r\n\r\n") == nil)
