@@ -71,10 +71,7 @@ final class Pipeline {
             return ReplyPlan(draft)
         }
         var plan: ReplyDraft
-        if request.isAdmin {
-            // The admin API: same origin and a known Host, then the admin token, then its routes.
-            plan = adminPlan(for: request)
-        } else if let cached = servesBuiltInRoutes
+        if !request.isAdmin, let cached = servesBuiltInRoutes
                     ? cache.reply(for: request, rulesInstalled: faults.hasRules, faultReply: cannedFault)
                     : cache.replayReply(for: request, rulesInstalled: faults.hasRules) {
             // The fast path: a reply built once for what decides these bytes.
@@ -83,8 +80,13 @@ final class Pipeline {
             plan.applied = cached.reply.fault
             plan.delayMilliseconds = cached.delayMilliseconds
         } else {
-            // Everything else: the token for asked-for faults, then one fault decision and routing.
-            if Pipeline.asksForFault(request), let refusal = remoteControl.refusal(for: request, admin: false) {
+            // Past the fast path, the query is decoded once for everything that reads it.
+            let request = request.decodingQuery()
+            if request.isAdmin {
+                // The admin API: same origin and a known Host, then the admin token, then its routes.
+                plan = adminPlan(for: request)
+            } else if Pipeline.asksForFault(request), let refusal = remoteControl.refusal(for: request, admin: false) {
+                // Everything else: the token for asked-for faults, then one fault decision and routing.
                 plan = ReplyDraft(request: request, response: refusal.response)
             } else {
                 plan = faultedPlan(for: request)
