@@ -31,20 +31,8 @@ struct RequestHead: Equatable {
         }
         while let line = lines.next(), !line.isEmpty {
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { continue }
-            let name = UnsafeRawBufferPointer(rebasing: line[..<colon])
-            let field: Field
-            if RequestHead.equals(name, "x-understudy-fault") {
-                field = .fault
-            } else if RequestHead.equals(name, "x-understudy-session") {
-                field = .session
-            } else if RequestHead.equals(name, "x-understudy-token") {
-                field = .token
-            } else if RequestHead.equals(name, "content-length") {
-                field = .contentLength
-            } else {
-                continue
-            }
-            let value = String(decoding: line[(colon + 1)...], as: UTF8.self).trimmingJSWhitespace()
+            guard let field = RequestHead.field(named: UnsafeRawBufferPointer(rebasing: line[..<colon])) else { continue }
+            let value = RequestHead.trimmed(UnsafeRawBufferPointer(rebasing: line[(colon + 1)...]))
             switch field {
             case .fault where !value.isEmpty: fault = value
             case .session where !value.isEmpty: session = value
@@ -57,6 +45,32 @@ struct RequestHead: Equatable {
     }
 
     private enum Field { case fault, session, token, contentLength }
+
+    /// The field `name` is, among those read here.
+    private static func field(named name: UnsafeRawBufferPointer) -> Field? {
+        switch name.first.map({ $0 | 0x20 }) {
+        case UInt8(ascii: "x"):
+            if equals(name, "x-understudy-fault") { return .fault }
+            if equals(name, "x-understudy-session") { return .session }
+            if equals(name, "x-understudy-token") { return .token }
+            return nil
+        case UInt8(ascii: "c"):
+            return equals(name, "content-length") ? .contentLength : nil
+        default:
+            return nil
+        }
+    }
+
+    /// `value` without JavaScript's whitespace around it. ASCII whitespace is cut from the bytes; only a value
+    /// that then starts or ends outside ASCII needs the Unicode rules (`trimmingJSWhitespace`).
+    private static func trimmed(_ value: UnsafeRawBufferPointer) -> String {
+        let isSpace = { (byte: UInt8) in byte == 0x20 || (0x09...0x0D).contains(byte) }
+        guard let first = value.firstIndex(where: { !isSpace($0) }), let last = value.lastIndex(where: { !isSpace($0) }) else {
+            return ""
+        }
+        let text = String(decoding: value[first...last], as: UTF8.self)
+        return value[first] < 0x80 && value[last] < 0x80 ? text : text.trimmingJSWhitespace()
+    }
 
     /// What a query parameter naming a fault holds: `_fault`, or its underscore percent-encoded.
     private static let queryWord: StaticString = "_fault"

@@ -35,6 +35,12 @@ import Testing
         #expect(head("POST / HTTP/1.1\r\n X-Understudy-Fault: uprate=1k\r\nX-Understudy-Faults: uprate=1k\r\n\r\n") == nil)
     }
 
+    @Test func valuesLoseJavaScriptsWhitespaceUnicodeIncluded() {
+        #expect(head("POST / HTTP/1.1\r\nX-Understudy-Session: \t s1 \u{0B}\r\n\r\n")?.session == "s1")
+        #expect(head("POST / HTTP/1.1\r\nX-Understudy-Session: \u{A0} s\u{E9} \u{2028}\r\n\r\n")?.session == "s\u{E9}")
+        #expect(head("POST / HTTP/1.1\r\nX-Understudy-Session: \u{3000}\r\n\r\n") == nil)
+    }
+
     @Test func linesEndAtCRLFAndTheHeadAtItsBlankLine() {
         // A lone LF stays inside its line, as evhttp's CRLF lines were always read here.
         #expect(head("POST / HTTP/1.1\nX-Understudy-Fault: uprate=1k\r\n\r\n") == nil)
