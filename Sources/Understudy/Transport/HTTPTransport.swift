@@ -76,6 +76,7 @@ final class HTTPTransport: @unchecked Sendable {
         }
         configure(http, secure: tls != nil && secure == nil)
         if let secure { configure(secure.http, secure: true) }
+        writer.cannedHead.servers = [http] + (secure.map { [$0.http] } ?? [])
         var ports = servesPlainHTTP ? ["http": listener.port] : [:]
         ports["https"] = securePort
         pipeline.attach(self, configuration: configuration, ports: ports)
@@ -96,6 +97,9 @@ final class HTTPTransport: @unchecked Sendable {
             | EVHTTP_REQ_PUT.rawValue | EVHTTP_REQ_DELETE.rawValue | EVHTTP_REQ_OPTIONS.rawValue
             | EVHTTP_REQ_PATCH.rawValue | EVHTTP_REQ_TRACE.rawValue
         evhttp_set_allowed_methods(http, UInt16(methods))
+        // evhttp's own default, set from a literal of ours, which a canned reply restores after clearing it.
+        evhttp_set_default_content_type(http, UnsafeRawPointer(CannedHead.defaultContentType.utf8Start)
+                                                 .assumingMemoryBound(to: CChar.self))
         evhttp_set_max_headers_size(http, Int(configuration.maximumHeaderSize))
         // evhttp refuses a body over the limit as soon as its Content-Length (or a chunk size) says so, before
         // buffering it, with a 413 that leaves as JSON (ConnectionRegistry). Lingering close reads and drops the

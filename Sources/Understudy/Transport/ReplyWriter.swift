@@ -12,7 +12,7 @@ final class ReplyWriter {
     /// Replies waiting on a delay timer, keyed by identity.
     private var pending: [ObjectIdentifier: PendingReply] = [:]
     /// The buffers canned replies' heads are written from.
-    private let cannedHead = CannedHead()
+    let cannedHead = CannedHead()
 
     init(loop: EventLoop, completion: @escaping (ReplyPlan, ReplyOutcome) -> Void) {
         self.loop = loop
