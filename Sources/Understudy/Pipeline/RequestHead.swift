@@ -30,7 +30,10 @@ struct RequestHead: Equatable {
             }
         }
         while let line = lines.next(), !line.isEmpty {
-            guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { continue }
+            // Every name read here starts with `x` or `c`: other lines are passed over on their first byte.
+            let initial = line[0] | 0x20
+            guard initial == UInt8(ascii: "x") || initial == UInt8(ascii: "c"),
+                  let colon = line.firstIndex(of: UInt8(ascii: ":")) else { continue }
             guard let field = RequestHead.field(named: UnsafeRawBufferPointer(rebasing: line[..<colon])) else { continue }
             let value = RequestHead.trimmed(UnsafeRawBufferPointer(rebasing: line[(colon + 1)...]))
             switch field {
