@@ -49,11 +49,17 @@ final class EventLoop: @unchecked Sendable {
     }
 
     /// An event base with precise timers (by default libevent reads CLOCK_MONOTONIC_COARSE on Linux, which moves
-    /// in 4 ms steps, so a 300 ms delay could end after 296 ms) and no lock (see above).
+    /// in 4 ms steps, so a 300 ms delay could end after 296 ms), no lock (see above), and, where the backend is
+    /// epoll, its changes batched until the loop waits: evhttp turns a connection's reading and writing off and on
+    /// around every reply, four `epoll_ctl` calls per request, which the batch merges into two (server CPU per
+    /// `GET /products/1` 16.1 → 12.6 µs, the bare evhttp server's 14.0). libevent warns that batching confuses
+    /// descriptors duplicated with `dup`: the only `dup2` here (`Posix.resetKeepingDescriptor`) replaces a
+    /// connection's socket, which epoll then forgets as it forgets any closed one, and libevent re-adds a
+    /// descriptor whose change fails for that reason.
     private static func makeBase() -> OpaquePointer? {
         guard let config = event_config_new() else { return nil }
         defer { event_config_free(config) }
-        event_config_set_flag(config, Int32(EVENT_BASE_FLAG_PRECISE_TIMER.rawValue | EVENT_BASE_FLAG_NOLOCK.rawValue))
+        event_config_set_flag(config, Int32(EVENT_BASE_FLAG_PRECISE_TIMER.rawValue | EVENT_BASE_FLAG_NOLOCK.rawValue | EVENT_BASE_FLAG_EPOLL_USE_CHANGELIST.rawValue))
         return event_base_new_with_config(config)
     }
 
