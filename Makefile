@@ -121,11 +121,12 @@ stress: release
 	python3 scripts/stress.py --seconds $(STRESS_SECONDS)
 
 # Performance figures against their bars (BENCHMARKS.md): Understudy vs a bare evhttp server in C serving the same
-# bytes, the Python peers, delayed requests, 1,000 SSE streams, start-up, RSS and catalogue sizes. Not part of
-# `make test`. QUICK=1 is a ~1-minute smoke run that writes .build/bench/BENCHMARKS-quick.md instead.
+# bytes (with each fixed route's instructions per request, counted on the dynamic build), the Python peers, delayed
+# requests, 1,000 SSE streams, start-up, RSS and catalogue sizes. Not part of `make test`. QUICK=1 is a ~1-minute
+# smoke run that writes .build/bench/BENCHMARKS-quick.md instead.
 QUICK ?=
 BENCH_CC ?= gcc
-bench: release bench-tools
+bench: release release-dynamic bench-tools
 	$(SWIFT) build -c release --product UnderstudyBench  # dynamic: static FoundationNetworking needs a static libcurl
 	python3 bench/bench.py $(if $(filter-out 0,$(QUICK)),--quick,)
 
@@ -134,10 +135,12 @@ bench: release bench-tools
 # shared machine; under a minute). It measures a release build linked against the Swift runtime's shared libraries,
 # in its own scratch path (`make run`'s static binary is left as it is). COMPARE=/path/to/understudy measures that
 # binary too and prints it beside this tree's ("before" and "after"); ROUNDS=N measures every row N times.
+# ROUTES=all measures every fixed route `make bench` measures.
 COMPARE ?=
 ROUNDS ?= 1
+ROUTES ?=
 bench-instructions: release-dynamic bench-tools
-	COMPARE="$(COMPARE)" ROUNDS="$(ROUNDS)" UNDERSTUDY=.build/release-dynamic/release/understudy bench/instructions.sh
+	COMPARE="$(COMPARE)" ROUNDS="$(ROUNDS)" ROUTES="$(ROUTES)" UNDERSTUDY=.build/release-dynamic/release/understudy bench/instructions.sh
 
 release-dynamic: deps
 	$(SWIFT) build -c release --product understudy --scratch-path .build/release-dynamic

@@ -17,7 +17,11 @@
 # gives up on the DWARF 5 the toolchain's clang writes ("unhandled dwarf2 abbrev form code 0x25", then "I can't
 # recover") and the program never starts; the symbol table, which names every function, is kept.
 # ROUNDS=N (default 1) measures every row N times (before and after alternate); RUN_SECONDS (default 4) is each wrk
-# run under valgrind; EVHTTP=0 leaves out the baseline rows. Everything runs on 127.0.0.1.
+# run under valgrind; EVHTTP=0 leaves out the baseline rows, HEADERS=0 only the baseline's row with Understudy's
+# headers. ROUTES=all measures every fixed route `make bench` measures (each resource's list and /1 included, ~10
+# minutes) instead of the three above; ROUTES_FILE=path reads "name|path|fault" lines (fault non-empty: the request
+# sends `X-Understudy-Fault: status=503`) instead. TSV=path also writes each cell as "name<TAB>side<TAB>count …",
+# side being understudy (or before), evhttp-c or evhttp-c+headers, for bench/bench.py. Everything runs on 127.0.0.1.
 set -euo pipefail
 # Paths given on the command line are relative to where it was typed, the defaults to the repository.
 [ -n "${UNDERSTUDY:-}" ] && UNDERSTUDY=$(realpath -s "$UNDERSTUDY")
@@ -59,10 +63,22 @@ wait_for() {  # URL: polls until it answers, for up to 60 s (programs start slow
     exit 1
 }
 
+HEADERS=${HEADERS:-1}
+TSV=${TSV:-}
 fault=(-H "X-Understudy-Fault: status=503")
 # name|path|uses the fault header|over TLS
 routes=("GET /products/1|/products/1||" "GET /products/1, header status=503|/products/1|fault|" "GET /products|/products||"
         "GET /products/1 over TLS|/products/1||tls")
+if [ "${ROUTES:-}" = all ]; then
+    routes+=("search q=phone|/products/search?q=phone||" "sort sortBy=price&order=desc|/products?sortBy=price&order=desc||"
+             "select=title,price|/products?select=title,price||" "category/smartphones|/products/category/smartphones||")
+    for resource in users posts comments todos carts quotes recipes; do
+        routes+=("GET /$resource|/$resource||" "GET /$resource/1|/$resource/1||")
+    done
+fi
+if [ -n "${ROUTES_FILE:-}" ]; then
+    mapfile -t routes <"$ROUTES_FILE"
+fi
 # The local CA and leaf the TLS rows use (made by the first fetch_replies), which curl trusts through this variable.
 tls_dir=$work/tls
 export CURL_CA_BUNDLE=$tls_dir/understudy-ca.pem
@@ -191,7 +207,9 @@ for round in $(seq 1 "$ROUNDS"); do
             results[$side.$index]+="${results[$side.$index]:+ }$per_request"
         done
         if [ "$EVHTTP" != 0 ]; then
-            for mode in plain headers; do
+            modes=(plain)
+            [ "$HEADERS" != 0 ] && modes+=(headers)
+            for mode in "${modes[@]}"; do
                 side=""
                 measure_baseline "$index" "$mode"
                 results[$mode.$index]+="${results[$mode.$index]:+ }$per_request"
@@ -199,6 +217,19 @@ for round in $(seq 1 "$ROUNDS"); do
         fi
     done
 done
+
+if [ -n "$TSV" ]; then
+    : >"$TSV"
+    for index in "${!routes[@]}"; do
+        for side in before after plain headers; do
+            [ -n "${results[$side.$index]:-}" ] || continue
+            case $side in
+                after) label=understudy ;; plain) label=evhttp-c ;; headers) label=evhttp-c+headers ;; *) label=$side ;;
+            esac
+            printf '%s\t%s\t%s\n' "${routes[$index]%%|*}" "$label" "${results[$side.$index]}" >>"$TSV"
+        done
+    done
+fi
 
 # The table: each cell lists every round's count.
 echo
@@ -222,6 +253,6 @@ print(f"{(a - b) / b * 100:+.1f}%")' "${results[before.$index]}" "${results[afte
     else
         printf ' %-20s' "${results[after.$index]}"
     fi
-    [ "$EVHTTP" != 0 ] && printf ' %-20s %-20s' "${results[plain.$index]}" "${results[headers.$index]}"
+    [ "$EVHTTP" != 0 ] && printf ' %-20s %-20s' "${results[plain.$index]}" "${results[headers.$index]:-–}"
     echo
 done

@@ -15,8 +15,10 @@ import Darwin
 ///
 /// `@unchecked Sendable`: `value` is read and written only inside `withLock`, with the mutex held.
 public final class Locked<Value>: @unchecked Sendable {
-    private var value: Value
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    // Internal to the module but inlinable: `withLock` is generic, and across modules an unspecialised call cost
+    // the journal's lock ~1k instructions per request (value witnesses for every copy).
+    @usableFromInline var value: Value
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     /// Wraps `value`.
     public init(_ value: Value) {
@@ -36,6 +38,7 @@ public final class Locked<Value>: @unchecked Sendable {
     ///
     /// - Parameter body: Reads or changes the value.
     /// - Returns: What `body` returns.
+    @inlinable
     public func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }

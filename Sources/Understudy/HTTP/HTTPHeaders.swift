@@ -47,7 +47,14 @@ public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral, 
 extension String {
     /// ASCII case-insensitive equality, as HTTP field names compare.
     func caseInsensitiveEquals(_ other: String) -> Bool {
-        utf8.count == other.utf8.count && zip(utf8, other.utf8).allSatisfy { left, right in
+        utf8.caseInsensitiveEquals(other.utf8)
+    }
+}
+
+extension Collection<UInt8> {
+    /// ASCII case-insensitive equality of two runs of UTF-8, as HTTP field names compare.
+    func caseInsensitiveEquals(_ other: some Collection<UInt8>) -> Bool {
+        count == other.count && zip(self, other).allSatisfy { left, right in
             left == right || (left | 0x20 == right | 0x20 && (left | 0x20) >= 0x61 && (left | 0x20) <= 0x7A)
         }
     }

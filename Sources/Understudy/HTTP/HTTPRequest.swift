@@ -13,7 +13,6 @@ struct HTTPRequest: Sendable {
         let method: String
         let target: String
         let rawQuery: Substring?
-        let query: QueryParameters
         let headers: RawHeaders
         let body: [UInt8]
         let faultHeader: String?
@@ -24,13 +23,12 @@ struct HTTPRequest: Sendable {
         let arrivedAt: Double
         let isSecure: Bool
 
-        init(method: String, target: String, rawQuery: Substring?, query: QueryParameters, headers: RawHeaders,
+        init(method: String, target: String, rawQuery: Substring?, headers: RawHeaders,
              body: [UInt8], faultHeader: String?, sessionHeader: String?, hasOriginOrCondition: Bool, isAdmin: Bool,
              startedAt: Double, arrivedAt: Double, isSecure: Bool) {
             self.method = method
             self.target = target
             self.rawQuery = rawQuery
-            self.query = query
             self.headers = headers
             self.body = body
             self.faultHeader = faultHeader
@@ -49,6 +47,8 @@ struct HTTPRequest: Sendable {
     /// Set when the request reached a resource through `/auth/…`, after its token was checked: its reply must
     /// never be replayed without that check.
     var passedTokenCheck = false
+    /// The query, once decoded (see `query`).
+    private var decodedQuery: QueryParameters?
 
     /// The method in upper case, e.g. `GET`.
     var method: String { parts.method }
@@ -56,8 +56,12 @@ struct HTTPRequest: Sendable {
     var target: String { parts.target }
     /// The raw query (after `?`), or nil when the target has no `?`.
     var rawQuery: Substring? { parts.rawQuery }
-    /// The decoded query parameters.
-    var query: QueryParameters { parts.query }
+    /// The decoded query parameters. A request the transport read is decoded only once the pipeline goes past
+    /// its fast path (`decodingQuery()`): a canned reply needs none of it, and decoding cost a request with a
+    /// query ~2k instructions. Until then it is decoded on each read.
+    var query: QueryParameters {
+        decodedQuery ?? rawQuery.map(QueryParameters.init) ?? QueryParameters()
+    }
     var headers: RawHeaders { parts.headers }
     var body: [UInt8] { parts.body }
     /// The first `X-Understudy-Fault` value, if any.
@@ -76,10 +80,11 @@ struct HTTPRequest: Sendable {
     /// `https://`.
     var isSecure: Bool { parts.isSecure }
 
-    /// A request as read; `queryMark`, when known, is the UTF-8 offset of the target's `?` (-1: none).
+    /// A request as read; `queryMark`, when known, is the UTF-8 offset of the target's `?` (-1: none). With
+    /// `decodesQuery` false, the query is decoded when `decodingQuery()` asks (or on each read before).
     init(method: String, target: String, headers: RawHeaders, body: [UInt8] = [], faultHeader: String?,
          sessionHeader: String?, hasOriginOrCondition: Bool, startedAt: Double, arrivedAt: Double,
-         queryMark: Int? = nil, isSecure: Bool = false) {
+         queryMark: Int? = nil, isSecure: Bool = false, decodesQuery: Bool = true) {
         let mark = queryMark.map { $0 < 0 ? nil : target.utf8.index(target.utf8.startIndex, offsetBy: $0) }
             ?? target.utf8.firstIndex(of: UInt8(ascii: "?"))
         let rawQuery: Substring?
@@ -90,10 +95,9 @@ struct HTTPRequest: Sendable {
             path = target[...]
             rawQuery = nil
         }
-        parts = Parts(method: method, target: target, rawQuery: rawQuery,
-                      query: rawQuery.map(QueryParameters.init) ?? QueryParameters(),
-                      headers: headers, body: body, faultHeader: faultHeader, sessionHeader: sessionHeader,
-                      hasOriginOrCondition: hasOriginOrCondition, isAdmin: target.hasPrefix(AdminRoutes.prefix),
+        decodedQuery = decodesQuery ? rawQuery.map(QueryParameters.init) ?? QueryParameters() : nil
+        parts = Parts(method: method, target: target, rawQuery: rawQuery, headers: headers, body: body,
+                      faultHeader: faultHeader, sessionHeader: sessionHeader, hasOriginOrCondition: hasOriginOrCondition, isAdmin: target.hasPrefix(AdminRoutes.prefix),
                       startedAt: startedAt, arrivedAt: arrivedAt, isSecure: isSecure)
     }
 
@@ -105,6 +109,14 @@ struct HTTPRequest: Sendable {
                   faultHeader: headers[FaultHeaders.fault], sessionHeader: headers[FaultHeaders.session],
                   hasOriginOrCondition: headers["Origin"] != nil || headers["If-None-Match"] != nil,
                   startedAt: startedAt, arrivedAt: arrivedAt, isSecure: isSecure)
+    }
+
+    /// This request with its query decoded once, for the routes and rules that read it, often more than once.
+    func decodingQuery() -> HTTPRequest {
+        guard decodedQuery == nil else { return self }
+        var request = self
+        request.decodedQuery = rawQuery.map(QueryParameters.init) ?? QueryParameters()
+        return request
     }
 
     /// The session the request names: its first session header, none when that is empty.

@@ -41,11 +41,12 @@ struct RawHeaders: Sendable, Equatable {
         return headers
     }
 
-    /// The first value of the field `name` (compared case-insensitively), or nil.
+    /// The first value of the field `name` (compared case-insensitively), or nil. Names are compared in place,
+    /// byte by byte: only the value found becomes a `String`.
     subscript(name: String) -> String? {
         var found: String?
         forEachField { fieldName, value in
-            guard found == nil, String(fieldName).caseInsensitiveEquals(name) else { return }
+            guard found == nil, fieldName.utf8.caseInsensitiveEquals(name.utf8) else { return }
             found = String(value)
         }
         return found

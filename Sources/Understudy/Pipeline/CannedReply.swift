@@ -9,30 +9,34 @@ final class CannedReply {
     let body: SharedBytes
     /// The applied fault's normalised spec, for the journal.
     let fault: String?
-    /// The first field's name, NUL-terminated.
-    let firstName: UnsafeMutableBufferPointer<CChar>
-    /// The first field's value, the other fields as `\r\nName: value`, then the rate-limit lines up to the
-    /// remaining count: `\r\nX-RateLimit-Limit: 100\r\nX-RateLimit-Remaining: `. Not NUL-terminated.
+    /// The status line after the status code, through the rate-limit lines up to the remaining count: the reason
+    /// phrase, then every field as `\r\nName: value`, then `\r\nX-RateLimit-Limit: 100\r\nX-RateLimit-Remaining: `.
+    /// Not NUL-terminated. (See `CannedHead` for why the head rides on the status line.)
     let prefix: UnsafeMutableBufferPointer<CChar>
+    /// Whether the first field is `Content-Type`, so evhttp must not add its default one.
+    let setsContentType: Bool
     /// After the remaining count.
     static let resetLabel = Array("\r\nX-RateLimit-Reset: ".utf8).map { CChar(bitPattern: $0) }
     /// After the reset time: the ETag line, if any. Not NUL-terminated.
     let suffix: UnsafeMutableBufferPointer<CChar>
     /// The body length in decimal, NUL-terminated.
     let contentLength: UnsafeMutableBufferPointer<CChar>
+    /// The status's reason phrase, a C string literal.
+    let reasonPhrase: UnsafePointer<CChar>
 
     init(status: Int, headers: [(name: String, value: String)], body: SharedBytes, etag: String?, fault: String?) {
         self.status = status
         self.body = body
         self.fault = fault
-        let first = headers.first ?? (name: "Content-Type", value: HTTPResponse.jsonContentType)
-        firstName = CannedReply.buffer(Array(first.name.utf8CString))
-        var text = first.value
-        for field in headers.dropFirst() { text += "\r\n\(field.name): \(field.value)" }
+        let fields = headers.isEmpty ? [(name: "Content-Type", value: HTTPResponse.jsonContentType)] : headers
+        setsContentType = fields[0].name.caseInsensitiveEquals("Content-Type")
+        var text = ReasonPhrase.forStatus(status)
+        for field in fields { text += "\r\n\(field.name): \(field.value)" }
         text += "\r\nX-RateLimit-Limit: \(RateLimitWindow.limit)\r\nX-RateLimit-Remaining: "
         prefix = CannedReply.buffer(Array(text.utf8).map { CChar(bitPattern: $0) })
         suffix = CannedReply.buffer(Array((etag.map { "\r\nETag: \($0)" } ?? "").utf8).map { CChar(bitPattern: $0) })
         contentLength = CannedReply.buffer(Array(String(body.count).utf8CString))
+        reasonPhrase = ReasonPhrase.cString(forStatus: status)
     }
 
     /// A cached catalogue body: 200, JSON, with its ETag.
@@ -42,7 +46,6 @@ final class CannedReply {
     }
 
     deinit {
-        firstName.deallocate()
         prefix.deallocate()
         suffix.deallocate()
         contentLength.deallocate()

@@ -1,8 +1,4 @@
 extension Pipeline {
-    /// Whether the DummyJSON routes answer: not while a recording is replayed, and only they have canned replies
-    /// and a stream route.
-    var servesBuiltInRoutes: Bool { replay == nil && upstream == nil }
-
     /// The recording's reply to `incoming` (a miss's 502 included when there is no upstream to ask), or nil when no
     /// recording is replayed or a miss goes upstream.
     func replayedResponse(for incoming: HTTPRequest) -> HTTPResponse? {

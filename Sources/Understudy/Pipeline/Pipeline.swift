@@ -22,8 +22,12 @@ final class Pipeline {
     let cache: ReplyCache
     /// The recording that answers instead of the built-in routes (`--replay`), when one is given.
     let replay: ReplayRoutes?
+    /// Whether the DummyJSON routes answer: not while a recording is replayed or requests are forwarded, and only
+    /// they have canned replies and a stream route. Kept, not computed: asking `upstream == nil` copied the
+    /// optional struct out on every request.
+    let servesBuiltInRoutes: Bool
     /// The concerns every reply passes through, in order.
-    private(set) var middleware: MiddlewareChain
+    let middleware: MiddlewareChain
     /// Fault specs sent per request, parsed once (see `parsedSpec`).
     private var specCache: [String: FaultSpec] = [:]
     /// What the admin API reads and changes of the transport (offline, held replies); set once it exists.
@@ -42,6 +46,7 @@ final class Pipeline {
         recorder = Recorder(writer: configuration.record)
         cache = ReplyCache(routes: router.cache)
         replay = configuration.replay.map(ReplayRoutes.init)
+        servesBuiltInRoutes = replay == nil && upstream == nil
         feed = LiveFeed(faults: faults, journal: journal)
         streams = StreamSource(catalog: configuration.catalog,
                                maximumUnflushedBytes: configuration.maximumStreamBacklogBytes)
@@ -66,10 +71,7 @@ final class Pipeline {
             return ReplyPlan(draft)
         }
         var plan: ReplyDraft
-        if request.isAdmin {
-            // The admin API: same origin and a known Host, then the admin token, then its routes.
-            plan = adminPlan(for: request)
-        } else if let cached = servesBuiltInRoutes
+        if !request.isAdmin, let cached = servesBuiltInRoutes
                     ? cache.reply(for: request, rulesInstalled: faults.hasRules, faultReply: cannedFault)
                     : cache.replayReply(for: request, rulesInstalled: faults.hasRules) {
             // The fast path: a reply built once for what decides these bytes.
@@ -78,8 +80,13 @@ final class Pipeline {
             plan.applied = cached.reply.fault
             plan.delayMilliseconds = cached.delayMilliseconds
         } else {
-            // Everything else: the token for asked-for faults, then one fault decision and routing.
-            if Pipeline.asksForFault(request), let refusal = remoteControl.refusal(for: request, admin: false) {
+            // Past the fast path, the query is decoded once for everything that reads it.
+            let request = request.decodingQuery()
+            if request.isAdmin {
+                // The admin API: same origin and a known Host, then the admin token, then its routes.
+                plan = adminPlan(for: request)
+            } else if Pipeline.asksForFault(request), let refusal = remoteControl.refusal(for: request, admin: false) {
+                // Everything else: the token for asked-for faults, then one fault decision and routing.
                 plan = ReplyDraft(request: request, response: refusal.response)
             } else {
                 plan = faultedPlan(for: request)

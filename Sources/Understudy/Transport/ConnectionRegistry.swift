@@ -11,6 +11,9 @@ final class ConnectionRegistry {
     private let loop: EventLoop
     private let requestReadTimeoutSeconds: Int
     private var connections: [OpaquePointer: ConnectionWatch] = [:]
+    /// The same watches by socket number, which every request reads: an array index where the dictionary hashed a
+    /// pointer. An entry is checked against its bufferevent, since a number is reused once its socket is closed.
+    private var bySocket: [ConnectionWatch?] = []
     private var sweep: OpaquePointer?
 
     /// Decides a request's upload rate from its head, for each connection's watch.
@@ -49,8 +52,27 @@ final class ConnectionRegistry {
     func requestArrived(_ request: OpaquePointer) -> (startedAt: Double?, isSecure: Bool) {
         guard let connection = evhttp_request_get_connection(request),
               let bufferEvent = evhttp_connection_get_bufferevent(connection),
-              let watch = connections[bufferEvent] else { return (nil, false) }
+              let watch = watch(of: bufferEvent) else { return (nil, false) }
         return (watch.requestArrived(), watch.isSecure)
+    }
+
+    private func watch(of bufferEvent: OpaquePointer) -> ConnectionWatch? {
+        let socket = Int(bufferevent_getfd(bufferEvent))
+        if socket >= 0, socket < bySocket.count, let watch = bySocket[socket], watch.bufferEvent == bufferEvent {
+            return watch
+        }
+        guard let watch = connections[bufferEvent] else { return nil }
+        if socket >= 0, socket < 1 << 20 {
+            if socket >= bySocket.count { bySocket += Array(repeating: nil, count: socket + 1 - bySocket.count) }
+            bySocket[socket] = watch
+        }
+        return watch
+    }
+
+    /// Drops a released watch from `bySocket`, unless its number already belongs to a newer connection.
+    private func forget(_ watch: ConnectionWatch) {
+        let socket = Int(bufferevent_getfd(watch.bufferEvent))
+        if socket >= 0, socket < bySocket.count, bySocket[socket] === watch { bySocket[socket] = nil }
     }
 
     private func startSweep() {
@@ -68,6 +90,7 @@ final class ConnectionRegistry {
         let deadline = EventLoop.monotonicMilliseconds() - Double(requestReadTimeoutSeconds) * 1_000
         for (bufferEvent, watch) in connections {
             if watch.isReleasedByEvhttp {
+                forget(watch)
                 watch.release()
                 connections[bufferEvent] = nil
             } else if let since = watch.readingSince ?? watch.handshakingSince, since + watch.readAllowance < deadline {
@@ -93,6 +116,7 @@ final class ConnectionRegistry {
     func releaseAll() {
         for watch in connections.values { watch.release() }
         connections.removeAll()
+        bySocket.removeAll()
         stopSweep()
     }
 }

@@ -1,4 +1,6 @@
+import CByteSearch
 import CLibevent
+import Foundation
 
 /// One client connection, watched for how long its current request takes to arrive.
 ///
@@ -104,9 +106,7 @@ final class ConnectionWatch {
     /// limits the connection's reading to it (libevent's token bucket, refilled every 50 ms) until the request
     /// is complete. The first read may already hold part of the body: up to 16 KiB arrive at full speed.
     private func limitReading(_ input: OpaquePointer) {
-        let end = evbuffer_search(input, "\r\n\r\n", 4, nil)
-        guard end.pos >= 0, let head = evbuffer_pullup(input, end.pos + 4),
-              let (rate, bodyBytes) = uploadRate(UnsafeRawBufferPointer(start: head, count: end.pos + 4)) else { return }
+        guard let head = ConnectionWatch.head(in: input), let (rate, bodyBytes) = uploadRate(head) else { return }
         // Slow rates refill once a second, so a bucket never rounds to zero bytes.
         let tickMilliseconds = rate >= 1_000 ? 50 : 1_000
         let perTick = max(1, rate * tickMilliseconds / 1_000)
@@ -118,6 +118,23 @@ final class ConnectionWatch {
         // The server is the one reading slowly: the slow-request watch allows the client the time the limit takes.
         readAllowance = Double(bodyBytes) * 1_000 / Double(rate)
     }
+
+    /// The request head at the start of `input` (up to its blank line), if it has arrived whole. It is nearly
+    /// always in the buffer's first chain, read in place; otherwise the buffer is searched and made contiguous.
+    private static func head(in input: OpaquePointer) -> UnsafeRawBufferPointer? {
+        let blankLine = UnsafeRawPointer(ConnectionWatch.blankLine.utf8Start)
+        var chain = iovec()  // evbuffer_iovec is iovec where there is one (Linux and Darwin)
+        if evbuffer_peek(input, -1, nil, &chain, 1) > 0, let base = chain.iov_base,
+           let end = understudy_find_bytes(base, chain.iov_len, blankLine, 4) {
+            return UnsafeRawBufferPointer(start: base, count: end - UnsafeRawPointer(base) + 4)
+        }
+        let end = evbuffer_search(input, blankLine.assumingMemoryBound(to: CChar.self), 4, nil)
+        guard end.pos >= 0, let head = evbuffer_pullup(input, end.pos + 4) else { return nil }
+        return UnsafeRawBufferPointer(start: head, count: end.pos + 4)
+    }
+
+    /// A literal, so passing it to C copies nothing (a `String` argument is copied to the heap each call).
+    private static let blankLine: StaticString = "\r\n\r\n"
 
     private func liftReadLimit() {
         readAllowance = 0

@@ -2,7 +2,8 @@ import CLibevent
 import Foundation
 
 extension HTTPRequest {
-    /// Reads evhttp's request: one pass over its headers, one copy of its body.
+    /// Reads evhttp's request: one pass over its headers, one copy of its body; the query is decoded only if the
+    /// pipeline needs it (`decodingQuery()`).
     init(_ request: OpaquePointer, startedAt: Double, arrivedAt: Double, isSecure: Bool) {
         let uri = evhttp_request_get_uri(request)
         let target = uri.map { String(cString: $0) } ?? "/"
@@ -39,7 +40,7 @@ extension HTTPRequest {
         self.init(method: HTTPRequest.methodName(evhttp_request_get_command(request)), target: target,
                   headers: headers, body: body, faultHeader: faultHeader, sessionHeader: sessionHeader,
                   hasOriginOrCondition: hasOriginOrCondition, startedAt: startedAt, arrivedAt: arrivedAt,
-                  queryMark: queryMark, isSecure: isSecure)
+                  queryMark: queryMark, isSecure: isSecure, decodesQuery: false)
     }
 
     static func methodName(_ command: evhttp_cmd_type) -> String {

@@ -28,6 +28,18 @@ enum Posix {
         #endif
     }
 
+    /// A pipe whose ends are non-blocking and close-on-exec (set by `fcntl`: `pipe2` is Linux's alone); nil when
+    /// the process has no descriptors left.
+    static func nonBlockingPipe() -> (read: Int32, write: Int32)? {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { return nil }
+        for end in ends {
+            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+        }
+        return (ends[0], ends[1])
+    }
+
     /// Raises the soft descriptor limit to the hard one (on Darwin, at most `OPEN_MAX`, which `setrlimit` takes).
     static func raiseDescriptorLimit() {
         var limit = rlimit()

@@ -1,6 +1,16 @@
 /// Reason phrases for every status DummyJSON's `/http/{code}` supports (and the ones Understudy sends itself).
 enum ReasonPhrase {
     static func forStatus(_ status: Int) -> String {
+        staticPhrase(status).description
+    }
+
+    /// The phrase as a C string for evhttp, from a literal: a `String` argument would be copied to the heap on
+    /// every reply.
+    static func cString(forStatus status: Int) -> UnsafePointer<CChar> {
+        UnsafeRawPointer(staticPhrase(status).utf8Start).assumingMemoryBound(to: CChar.self)
+    }
+
+    private static func staticPhrase(_ status: Int) -> StaticString {
         phrases[status] ?? (status >= 500 ? "Server Error" : status >= 400 ? "Client Error" : "Unknown")
     }
 
@@ -9,7 +19,7 @@ enum ReasonPhrase {
         phrases[status] != nil && status >= 200
     }
 
-    private static let phrases: [Int: String] = [
+    private static let phrases: [Int: StaticString] = [
         200: "OK", 201: "Created", 202: "Accepted", 203: "Non-Authoritative Information", 204: "No Content",
         205: "Reset Content", 206: "Partial Content", 207: "Multi-Status", 208: "Already Reported", 226: "IM Used",
         300: "Multiple Choices", 301: "Moved Permanently", 302: "Found", 303: "See Other", 304: "Not Modified",

@@ -69,7 +69,7 @@ extension ReplyWriter {
         }
         task.outcome.status = status
         task.outcome.firstByteAt = EventLoop.monotonicMilliseconds()
-        evhttp_send_reply_start(task.request, Int32(status), ReasonPhrase.forStatus(status))
+        evhttp_send_reply_start(task.request, Int32(status), ReasonPhrase.cString(forStatus: status))
     }
 
     private func write(_ task: ConnectionTask, _ bytes: [UInt8]) {

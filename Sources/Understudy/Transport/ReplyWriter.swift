@@ -12,7 +12,7 @@ final class ReplyWriter {
     /// Replies waiting on a delay timer, keyed by identity.
     private var pending: [ObjectIdentifier: PendingReply] = [:]
     /// The buffers canned replies' heads are written from.
-    private let cannedHead = CannedHead()
+    let cannedHead = CannedHead()
 
     init(loop: EventLoop, completion: @escaping (ReplyPlan, ReplyOutcome) -> Void) {
         self.loop = loop
@@ -73,7 +73,7 @@ final class ReplyWriter {
                 ReplyWriter.addReference(to: shared, in: output)
             }
         }
-        evhttp_send_reply(request, Int32(response.status), ReasonPhrase.forStatus(response.status), nil)
+        evhttp_send_reply(request, Int32(response.status), ReasonPhrase.cString(forStatus: response.status), nil)
         let now = EventLoop.monotonicMilliseconds()
         report(plan, ReplyOutcome(status: response.status, bytesWritten: isHead ? 0 : response.body.count,
                                       firstByteAt: now, finishedAt: now))
@@ -90,7 +90,7 @@ final class ReplyWriter {
             cannedHead.send(reply, on: request, headers: headers, remaining: plan.rateLimit.remaining,
                             resetsAt: plan.rateLimit.resetsAt)
         } else {
-            evhttp_send_reply(request, Int32(reply.status), ReasonPhrase.forStatus(reply.status), nil)
+            evhttp_send_reply(request, Int32(reply.status), reply.reasonPhrase, nil)
         }
         let now = EventLoop.monotonicMilliseconds()
         report(plan, ReplyOutcome(status: reply.status, bytesWritten: reply.body.count, firstByteAt: now,

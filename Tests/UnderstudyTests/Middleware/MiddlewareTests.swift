@@ -38,7 +38,7 @@ import Testing
     @Test func aCannedReplyGetsOnlyItsRateLimitCountersFromTheChain() {
         let journal = Journal(capacity: 10)
         let feed = LiveFeed(faults: FaultController(seed: 1, journal: journal), journal: journal)
-        var chain = MiddlewareChain(journal: journal, feed: feed, recorder: Recorder(writer: nil), requestLog: nil)
+        let chain = MiddlewareChain(journal: journal, feed: feed, recorder: Recorder(writer: nil), requestLog: nil)
         var canned = plan()
         canned.canned = CannedReply(body: SharedBytes(Array("{}".utf8)), etag: "W/\"2-x\"")
         canned.applied = "status=503"
