@@ -1,4 +1,5 @@
-# Understudy: `make run` serves on http://127.0.0.1:8080, `make test` runs every test. Both install what they need.
+# Understudy: `make run` serves on http://127.0.0.1:8080, `make test` runs every test (about 3 minutes warm),
+# `make check` runs everything CI runs (.ci/run). Both install what they need.
 SWIFT ?= swift
 HOST ?= 127.0.0.1
 PORT ?= 8080
@@ -12,7 +13,7 @@ endif
 # less resident memory than loading them as shared libraries (BENCHMARKS.md). Apple platforms have no static stdlib.
 STATIC_STDLIB := $(if $(filter Linux,$(shell uname -s)),--static-swift-stdlib,)
 
-.PHONY: all deps build release run test unit snippets contract browser docs sanitize sanitize-thread fuzz stress bench bench-instructions release-dynamic bench-tools fixtures clean
+.PHONY: all deps build build-tests server release run test check unit snippets contract contract-smoke browser docs sanitize sanitize-thread fuzz stress bench bench-instructions release-dynamic bench-tools fixtures clean
 
 all: build
 
@@ -29,17 +30,32 @@ run: release
 	.build/release/understudy --host $(HOST) --port $(PORT) $(ARGS)
 
 # Every test: the Swift suites (unit, loopback, contract replay, integration, the documentation's snippets) and the
-# documentation's shell blocks, then the contract check of a live server (spec validation, golden cases,
-# schemathesis with and without an injected fault), then the browser check.
-test: unit contract browser
+# documentation's shell blocks, then the contract check of a live server (spec validation, golden cases, a seeded
+# smoke of each schemathesis pass), then the browser check. A contributor's loop: about 3 minutes on a warm build.
+test: unit contract-smoke browser
+
+# Everything CI runs (.ci/run): `make test` with the full schemathesis passes instead of their smoke, then the
+# documentation, the suite under AddressSanitizer and ThreadSanitizer, and a short fuzzing run per target, seeded
+# so that a failure here replays exactly (`make fuzz` alone runs a minute per target from a fresh seed, which is
+# where new finds come from).
+check: FUZZ_SECONDS = 10
+check: FUZZ_SEED = 1
+check: unit contract browser docs sanitize sanitize-thread fuzz
+
+# The debug build with the test targets, and the debug server alone; a target that needs either names it, so one
+# `make` runs each at most once (even warm, a `swift build` costs about a second).
+build-tests: deps
+	$(SWIFT) build --build-tests
+
+server: deps
+	$(SWIFT) build --product understudy
 
 # The integration suite runs twice: against Understudy, then through an Understudy forwarding to another one
 # (--upstream), so every fault, retry, refresh, stream and transfer it checks is proven on proxied routes too.
 # --quiet: Swift Testing prints its issues and one summary line, not two lines per test. XCTest runs first and lists
 # its own tests (Tests/ControlTests/XCTestSessionTests.swift) with "Executed N tests"; under a --filter that selects
 # none of them it says "Executed 0 tests", which is XCTest's count alone, not Swift Testing's.
-unit: deps assets
-	$(SWIFT) build --build-tests
+unit: build-tests assets
 	$(SWIFT) test --skip-build --quiet
 	UNDERSTUDY_INTEGRATION_VIA=proxy $(SWIFT) test --skip-build --quiet --filter IntegrationTests
 	@command -v curl >/dev/null 2>&1 || scripts/install-deps.sh curl
@@ -64,27 +80,28 @@ assets:
 
 # The documentation's code blocks: every Swift block is a region of Tests/SnippetTests (which `unit` compiles), every
 # shell block that can run offline runs against a live server (scripts/snippets.py says how blocks are marked).
-snippets: deps
-	$(SWIFT) build --build-tests
+snippets: build-tests
 	@command -v curl >/dev/null 2>&1 || scripts/install-deps.sh curl
 	python3 scripts/snippets.py --server-bin .build/debug/understudy
 
 # Static HTML documentation of every library in .build/docs (DocC from the toolchain, no plugin); any DocC warning,
 # such as a ``Symbol`` link that does not resolve, fails it.
-docs: deps
-	$(SWIFT) build
+docs: build
 	SWIFT="$(SWIFT)" scripts/docs.sh
 
-# The contract check alone: openapi-spec-validator, scripts/openapi-lint.py, the golden cases and schemathesis
-# against a live understudy.
-contract: deps
-	$(SWIFT) build --product understudy
+# The contract check alone: openapi-spec-validator, scripts/openapi-lint.py, the golden cases and the full
+# schemathesis passes (public API, admin API, public API with a 503 fault on every request) against live servers;
+# `make check` runs it. contract-smoke, in `make test`, runs the same with each pass a seeded, bounded smoke
+# (scripts/contract.sh says what each runs).
+contract: server
 	CONTRACT_FAULT_PASS=1 scripts/contract.sh
+
+contract-smoke: server
+	CONTRACT_SMOKE=1 CONTRACT_FAULT_PASS=1 scripts/contract.sh
 
 # A hostile page in headless Chromium (Debian's chromium and chromium-driver, installed when missing) tries to steer a
 # live understudy and must fail; a page on the server's own origin must succeed (Tests/Browser/hostile_page.py).
-browser: deps
-	$(SWIFT) build --product understudy
+browser: server
 	scripts/install-deps.sh browser
 	scripts/browser.sh
 
@@ -109,8 +126,7 @@ sanitize-thread: deps
 # FUZZ_SEED=N fixes the mutations so a run can be replayed.
 FUZZ_SECONDS ?= 60
 FUZZ_SEED ?=
-fuzz: deps
-	$(SWIFT) build --product understudy
+fuzz: server
 	fuzz/build.sh
 	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_SEED=$(FUZZ_SEED) fuzz/run.sh
 

@@ -3,30 +3,38 @@
 #
 #   scripts/contract.sh                         # everything below except the fault pass
 #   CONTRACT_FAULT_PASS=1 scripts/contract.sh   # also the pass with `X-Understudy-Fault: status=503` on every request
+#   CONTRACT_SMOKE=1 CONTRACT_FAULT_PASS=1 scripts/contract.sh   # `make test`: each pass a seeded, bounded smoke
 #
 # Steps, each bounded in time; the first failure does not stop the later steps, but any failure makes the exit
 # status non-zero:
 #   1. the venv .venv (gitignored) with the pinned validator and schemathesis (scripts/contract-requirements.txt);
 #   2. openapi-spec-validator on openapi/openapi.yaml, then scripts/openapi-lint.py on it (constructs that
 #      swift-openapi-generator rejects, skips with a warning or reads differently from the server);
-#   3. a server (${UNDERSTUDY_BIN:-.build/debug/understudy} --port 0 --quiet) per pass, killed on exit (trap);
-#   4. the golden cases of Sources/UnderstudyTesting/Resources/contracts/ (scripts/contract-replay.py), the isolated
-#      ones each on a server of its own started from the same binary;
-#   5. schemathesis, all checks (every built-in check is on unless scripts/schemathesis.toml turns one off for an
+#   3. a server (${UNDERSTUDY_BIN:-.build/debug/understudy} --port 0 --quiet) per pass and one for the golden
+#      cases, killed on exit (trap); the passes run at once, each against its own server (CONTRACT_PARALLEL=0:
+#      one after another);
+#   4. schemathesis, all checks (every built-in check is on unless scripts/schemathesis.toml turns one off for an
 #      operation, with its reason; `--checks all` is not passed because it would override those), fixed seed,
-#      on every public operation, /products/stream included (kept to two
-#      events by scripts/schemathesis.toml). The admin API is left out of this pass by path regex: fuzzing it
-#      changes the server every other operation talks to (a random rule can make every later request hang or
-#      fail);
-#   6. schemathesis on the admin API alone, against a fresh server. POST /__understudy/offline is left out: it
-#      closes the listener for up to 600 s, and no later request of the run could connect;
-#   7. (CONTRACT_FAULT_PASS=1) schemathesis on the public operations again, every request carrying
+#      on every public operation, /products/stream included (kept to two events by scripts/schemathesis.toml).
+#      The admin API is left out of this pass by path regex: fuzzing it changes the server every other operation
+#      talks to (a random rule can make every later request hang or fail);
+#   5. schemathesis on the admin API alone. POST /__understudy/offline is left out: it closes the listener for up
+#      to 600 s, and no later request of the run could connect;
+#   6. (CONTRACT_FAULT_PASS=1) schemathesis on the public operations again, every request carrying
 #      `X-Understudy-Fault: status=503`: each must answer a documented 503 `{"message"}` with the rate-limit
 #      headers. not_a_server_error is off there (the 5xx is the point), and so are ignored_auth and
-#      unsupported_method: the fault answers before auth and routing.
+#      unsupported_method: the fault answers before auth and routing;
+#   7. the golden cases of Sources/UnderstudyTesting/Resources/contracts/ (scripts/contract-replay.py), the
+#      isolated ones each on a server of its own started from the same binary, while the passes run.
 #
-# Settings (environment): UNDERSTUDY_BIN, CONTRACT_SEED (default 20261129), CONTRACT_MAX_EXAMPLES (100),
-# CONTRACT_PASS_SECONDS (time bound of each schemathesis pass, default 900), CONTRACT_WORKERS (default 1: with
+# A full pass runs schemathesis' four phases (examples, coverage, fuzzing, stateful) with 100 examples an
+# operation: minutes each on two cores, most of it hypothesis generating the fuzzing phase's data. The smoke
+# (CONTRACT_SMOKE=1) runs the examples, coverage and stateful phases with 5 examples: every operation, every
+# parameter's boundary and negative values from the coverage phase, the same seed every run, well under a minute.
+#
+# Settings (environment): UNDERSTUDY_BIN, CONTRACT_SEED (default 20261129), CONTRACT_MAX_EXAMPLES (100; smoke 5),
+# CONTRACT_PHASES (all four; smoke examples,coverage,stateful), CONTRACT_PASS_SECONDS (time bound of each
+# schemathesis pass, default 900; smoke 300), CONTRACT_PARALLEL (default 1), CONTRACT_WORKERS (default 1: with
 # more, hypothesis can trip a CPython 3.11 ast race, "AST constructor recursion depth mismatch"),
 # CONTRACT_REPORT_DIR (write schemathesis' JUnit reports there and keep them; unset: no reports, so none is
 # named that the cleanup would delete).
@@ -37,8 +45,16 @@ command -v timeout >/dev/null 2>&1 || timeout() { python3 scripts/timeout.py "$@
 
 BIN=${UNDERSTUDY_BIN:-.build/debug/understudy}
 SEED=${CONTRACT_SEED:-20261129}
-MAX_EXAMPLES=${CONTRACT_MAX_EXAMPLES:-100}
-PASS_SECONDS=${CONTRACT_PASS_SECONDS:-900}
+if [ "${CONTRACT_SMOKE:-0}" = 1 ]; then
+    MAX_EXAMPLES=${CONTRACT_MAX_EXAMPLES:-5}
+    PHASES=${CONTRACT_PHASES:-examples,coverage,stateful}
+    PASS_SECONDS=${CONTRACT_PASS_SECONDS:-300}
+else
+    MAX_EXAMPLES=${CONTRACT_MAX_EXAMPLES:-100}
+    PHASES=${CONTRACT_PHASES:-examples,coverage,fuzzing,stateful}
+    PASS_SECONDS=${CONTRACT_PASS_SECONDS:-900}
+fi
+PARALLEL=${CONTRACT_PARALLEL:-1}
 WORKERS=${CONTRACT_WORKERS:-1}
 SPEC=openapi/openapi.yaml
 VENV=.venv
@@ -96,7 +112,7 @@ schemathesis_pass() {
     local report=()
     [ -n "$REPORTS" ] && report=(--report junit --report-junit-path "$REPORTS/$name.xml")
     timeout --kill-after=10 "$PASS_SECONDS" "$VENV/bin/schemathesis" --config-file scripts/schemathesis.toml \
-        run "$SPEC" --url "$URL" --seed "$SEED" --max-examples "$MAX_EXAMPLES" \
+        run "$SPEC" --url "$URL" --seed "$SEED" --max-examples "$MAX_EXAMPLES" --phases "$PHASES" \
         --workers "$WORKERS" --request-timeout 10 --max-redirects 0 --no-color --output-sanitize false \
         "${report[@]}" "$@"
     local status=$?
@@ -129,38 +145,62 @@ if [ ! -x "$BIN" ]; then
 fi
 [ -n "$REPORTS" ] && mkdir -p "$REPORTS"
 
-step "golden cases (Sources/UnderstudyTesting/Resources/contracts) and schemathesis on the public API"
-if start_server public; then
-    echo "server: $URL"
-    # Isolated cases (the admin API, set-ups, other server options) each get a server of their own from $BIN.
-    timeout 300 "$VENV/bin/python" scripts/contract-replay.py "$URL" --server-bin "$BIN" || fail "golden cases"
-    schemathesis_pass public --exclude-path-regex "$ADMIN_PATHS" || fail "schemathesis: public API"
-    stop_server
-else
-    fail "server start (public pass)"
-fi
-
-step "schemathesis on the admin API"
-if start_server admin; then
-    echo "server: $URL"
-    schemathesis_pass admin --include-path-regex "$ADMIN_PATHS" --exclude-path /__understudy/offline \
-        || fail "schemathesis: admin API"
-    stop_server
-else
-    fail "server start (admin pass)"
-fi
-
-if [ "${CONTRACT_FAULT_PASS:-0}" = 1 ]; then
-    step "schemathesis on the public API with X-Understudy-Fault: status=503"
-    if start_server fault; then
-        echo "server: $URL"
-        schemathesis_pass fault --exclude-path-regex "$ADMIN_PATHS" -H 'X-Understudy-Fault: status=503' \
-            --exclude-checks not_a_server_error,ignored_auth,unsupported_method || fail "schemathesis: fault pass"
-        stop_server
-    else
-        fail "server start (fault pass)"
+# The schemathesis passes, each on a server of its own. With PARALLEL=1 they run at once in the background (each
+# one schemathesis process with one worker, so the CPython race above cannot happen) and their output is printed
+# as each finishes; otherwise one after another, each server stopped after its pass.
+PASS_PIDS=()
+PASS_NAMES=()
+PASS_TITLES=()
+# run_pass NAME TITLE [schemathesis options...]
+run_pass() {
+    local name=$1 title=$2
+    shift 2
+    [ "$PARALLEL" = 1 ] || step "$title"
+    if ! start_server "$name"; then
+        fail "server start ($name pass)"
+        return
     fi
+    if [ "$PARALLEL" = 1 ]; then
+        schemathesis_pass "$name" "$@" >"$WORK/pass-$name.log" 2>&1 &
+        PASS_PIDS+=("$!")
+        PASS_NAMES+=("$name")
+        PASS_TITLES+=("$title (server $URL)")
+    else
+        echo "server: $URL"
+        schemathesis_pass "$name" "$@" || fail "schemathesis: $name pass"
+        stop_server
+    fi
+}
+
+# The public operations. The admin API is left out by path regex: fuzzing it changes the server every other
+# operation talks to.
+run_pass public "schemathesis on the public API" --exclude-path-regex "$ADMIN_PATHS"
+# The admin API alone, less POST /__understudy/offline, which closes the listener for up to 600 s.
+run_pass admin "schemathesis on the admin API" --include-path-regex "$ADMIN_PATHS" \
+    --exclude-path /__understudy/offline
+if [ "${CONTRACT_FAULT_PASS:-0}" = 1 ]; then
+    run_pass fault "schemathesis on the public API with X-Understudy-Fault: status=503" \
+        --exclude-path-regex "$ADMIN_PATHS" -H 'X-Understudy-Fault: status=503' \
+        --exclude-checks not_a_server_error,ignored_auth,unsupported_method
 fi
+
+# The golden cases on a server of their own (while parallel passes run): the isolated ones (the admin API,
+# set-ups, other server options) each get another server from $BIN.
+step "golden cases (Sources/UnderstudyTesting/Resources/contracts)"
+if start_server golden; then
+    echo "server: $URL"
+    timeout 300 "$VENV/bin/python" scripts/contract-replay.py "$URL" --server-bin "$BIN" || fail "golden cases"
+else
+    fail "server start (golden cases)"
+fi
+
+for index in "${!PASS_PIDS[@]}"; do
+    wait "${PASS_PIDS[$index]}"
+    status=$?
+    step "${PASS_TITLES[$index]}"
+    cat "$WORK/pass-${PASS_NAMES[$index]}.log"
+    [ "$status" -eq 0 ] || fail "schemathesis: ${PASS_NAMES[$index]} pass"
+done
 
 echo
 if [ "${#FAILED[@]}" -gt 0 ]; then
