@@ -82,13 +82,18 @@ fi
 # The local CA and leaf the TLS rows use (made by the first fetch_replies), which curl trusts through this variable.
 tls_dir=$work/tls
 export CURL_CA_BUNDLE=$tls_dir/understudy-ca.pem
+# Only when a route is over TLS: a binary from before --tls-port (a COMPARE one) then still starts.
+tls_options=()
+for route in "${routes[@]}"; do
+    [[ $route == *"|tls" ]] && tls_options=(--tls-port 0 --tls-dir "$tls_dir")
+done
 
 # The bytes the baseline serves, and the headers its second pass adds, come from Understudy's own replies (a run
 # outside valgrind). Each route is fetched twice and the second reply kept: that is the one wrk's requests get.
 fetch_replies() {  # BINARY PREFIX: writes PREFIX.N.body, .type and .head for route N
     local binary=$1 prefix=$2 port pid index=0
     port=$(free_port)
-    "$binary" --port "$port" --quiet --tls-port 0 --tls-dir "$tls_dir" >/dev/null 2>&1 &
+    "$binary" --port "$port" --quiet "${tls_options[@]}" >/dev/null 2>&1 &
     pid=$!
     wait_for "http://127.0.0.1:$port/products/1"
     for route in "${routes[@]}"; do
