@@ -36,7 +36,7 @@ import UnderstudyTestSupport
             defer { release() }
             async let sorted = client.send("/notes?sortBy=title&select=title")
             async let found = client.send("/notes/search?q=MAIL")
-            #expect(await waitUntil(within: .seconds(30)) { started.withLock { $0 } == 2 })
+            #expect(await waitUntil(within: .seconds(120)) { started.withLock { $0 } == 2 })
 
             // Both wait for their index; the loop answers everything else meanwhile.
             let one = try await client.send("/notes/2")
