@@ -78,8 +78,12 @@ final class EventLoop: @unchecked Sendable {
         inbox.withLock { inbox in
             // Once freed, the pipe's descriptor numbers may belong to other files by now: nothing is written.
             guard !inbox.isClosed else { return }
+            // Work already waiting has written its wake-up, which the loop reads before it takes the inbox: one
+            // byte per loop pass, not per submit. (A full pipe holds an unread wake-up too, so a write that would
+            // block is not needed either.)
+            let wakes = inbox.work.isEmpty
             inbox.work.append(work)
-            // A full pipe already holds a wake-up that has not been read, so a write that would block is not needed.
+            guard wakes else { return }
             var byte: UInt8 = 1
             _ = write(wake.write, &byte, 1)
         }
