@@ -93,6 +93,9 @@ final class RecordCollection: Sendable {
         return searchText.index("", build: buildSearchIndex).items(containing: Array(search.utf8))
     }
 
+    /// Whether the search text is kept.
+    var searchIsKept: Bool { searchText.isKept("") }
+
     /// Builds the search text on another thread unless it is kept, then calls `ready`; false (and no call) when it
     /// is kept already.
     func prepareSearch(then ready: @escaping @Sendable () -> Void) -> Bool {

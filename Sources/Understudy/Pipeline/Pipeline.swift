@@ -2,8 +2,9 @@
 ///
 /// Read top to bottom, `plan(for:)` is a request's whole life before the transport writes it: a stopping server
 /// answers nothing; the admin API sits behind the admin gate and the admin token; a reply already built for what
-/// decides its bytes is taken from the cache; everything else gets the token check for faults, one fault decision
-/// and routing (`Pipeline+Faults.swift`). Every reply then passes through the middleware, in order, and every finished reply passes
+/// decides its bytes is taken from the cache; everything else gets the token check for faults, then waits for any
+/// index its route needs that is not built yet (`Router+Groundwork.swift`), then one fault decision and routing
+/// (`Pipeline+Faults.swift`). Every reply then passes through the middleware, in order, and every finished reply passes
 /// through them again (`completed`). Used on its loop thread only.
 final class Pipeline {
     let router: Router
@@ -60,15 +61,17 @@ final class Pipeline {
         feed.offlineMillisecondsLeft = { [weak transport] in transport?.offlineMillisecondsLeft ?? 0 }
     }
 
-    /// Decides everything about `request` before a byte is written.
-    func plan(for request: HTTPRequest, stopping: Bool) -> ReplyPlan {
+    /// Decides everything about `request` before a byte is written; or first, when its route needs an index not built
+    /// yet, that it waits for it. `indexesReady`: the request waited already (or its indexes were kept by the time
+    /// it would have), so it is planned now.
+    func plan(for request: HTTPRequest, stopping: Bool, indexesReady: Bool = false) -> Planned {
         // Once stopping, a request arriving on a kept-alive connection is not served: the connection closes with no
         // reply, which HTTP clients retry on a fresh connection (libcurl does so itself). Otherwise a client whose
         // connection cache outlives this server could be answered by it after another server took the port.
         if stopping {
             var draft = ReplyDraft(request: request, response: HTTPResponse(status: 503))
             draft.delivery = .empty
-            return ReplyPlan(draft)
+            return .reply(ReplyPlan(draft))
         }
         var plan: ReplyDraft
         if !request.isAdmin, let cached = servesBuiltInRoutes
@@ -86,8 +89,12 @@ final class Pipeline {
                 // The admin API: same origin and a known Host, then the admin token, then its routes.
                 plan = adminPlan(for: request)
             } else if Pipeline.asksForFault(request), let refusal = remoteControl.refusal(for: request, admin: false) {
-                // Everything else: the token for asked-for faults, then one fault decision and routing.
+                // Everything else: the token for asked-for faults, then the indexes the route needs, then one fault
+                // decision and routing.
                 plan = ReplyDraft(request: request, response: refusal.response)
+            } else if !indexesReady, servesBuiltInRoutes, let groundwork = router.groundwork(for: request) {
+                // Built off the loop while only this request waits; a cached reply never gets here.
+                return .awaitingIndexes(groundwork)
             } else {
                 plan = faultedPlan(for: request)
             }
@@ -99,7 +106,7 @@ final class Pipeline {
             plan.dropsUnreadBody = true
             plan.response.headers.add("Connection", "close")
         }
-        return ReplyPlan(plan)
+        return .reply(ReplyPlan(plan))
     }
 
     /// Tells every middleware how a reply went, once the transport is done with it.

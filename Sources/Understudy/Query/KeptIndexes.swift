@@ -33,6 +33,12 @@ final class KeptIndexes<Index: Sendable>: Sendable {
         return built
     }
 
+    /// Whether the index `key` is built and kept: a request that needs it is answered at once.
+    func isKept(_ key: String) -> Bool {
+        if case .built? = entries.withLock({ $0[key] }) { return true }
+        return false
+    }
+
     /// Starts building the index `key` on another thread unless it is kept, and calls `ready` (on that thread) once
     /// it is. False when it is kept already: `ready` is never called, the caller goes on now.
     func prepare(_ key: String, build: @escaping @Sendable () -> Index, then ready: @escaping @Sendable () -> Void) -> Bool {

@@ -15,6 +15,11 @@ final class SortColumns: Sendable {
         orders.index(field) { SortOrder(field: field, of: records) }
     }
 
+    /// Whether the order by `field` is kept.
+    func isKept(_ field: String) -> Bool {
+        orders.isKept(field)
+    }
+
     /// Builds the order of `records` by `field` on another thread unless it is kept, then calls `ready`; false (and
     /// no call) when it is kept already.
     func prepare(_ field: String, of records: [PreparedRecord],

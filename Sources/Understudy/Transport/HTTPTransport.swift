@@ -26,9 +26,6 @@ final class HTTPTransport: @unchecked Sendable {
     private var isShuttingDown = false
     private var shutdownTimer: OpaquePointer?
     private var shutdownDeadline = 0.0
-    /// Requests waiting for an index their route needs (`Pipeline.groundwork`), built off the loop, by number.
-    private var awaitingIndexes: [Int: (request: OpaquePointer, incoming: HTTPRequest)] = [:]
-    private var awaitedCount = 0
     /// Whether a finished index build may still hand its requests back to the loop: closed before the loop stops,
     /// so no build outlives the loop it would wake.
     private let handsBack = Locked(true)
@@ -161,38 +158,32 @@ final class HTTPTransport: @unchecked Sendable {
         let connection = connections.requestArrived(request)
         let incoming = HTTPRequest(request, startedAt: connection.startedAt ?? EventLoop.monotonicMilliseconds(),
                                    arrivedAt: configuration.clock(), isSecure: connection.isSecure)
-        if !isShuttingDown, let groundwork = pipeline.groundwork(for: incoming), awaitIndexes(request, incoming, groundwork) {
-            return
-        }
         serve(request, incoming)
     }
 
-    private func serve(_ request: OpaquePointer, _ incoming: HTTPRequest) {
-        let plan = pipeline.plan(for: incoming, stopping: isShuttingDown)
-        if plan.dropsUnreadBody { discardUnreadBody(of: request) }
-        writer.carryOut(plan, pipeline.delivery(for: plan, clientAddress: HTTPTransport.peerAddress(of: request)),
-                        on: request)
+    private func serve(_ request: OpaquePointer, _ incoming: HTTPRequest, indexesReady: Bool = false) {
+        switch pipeline.plan(for: incoming, stopping: isShuttingDown, indexesReady: indexesReady) {
+        case .reply(let plan):
+            if plan.dropsUnreadBody { discardUnreadBody(of: request) }
+            writer.carryOut(plan, pipeline.delivery(for: plan, clientAddress: HTTPTransport.peerAddress(of: request)),
+                            on: request)
+        case .awaitingIndexes(let groundwork):
+            awaitIndexes(groundwork, request, incoming)
+        }
     }
 
-    /// Holds a request whose indexes are being built off the loop (the loop serves others meanwhile), and plans it
-    /// once they are there; false when they are built already. A client that leaves meanwhile is handled as during
-    /// a delay.
-    private func awaitIndexes(_ request: OpaquePointer, _ incoming: HTTPRequest, _ groundwork: Router.Groundwork) -> Bool {
-        let number = awaitedCount
-        // The build hands the request back through the loop's inbox, so it is held below before that can run.
+    /// Has the writer hold a request while its indexes are built off the loop (the loop serves others meanwhile),
+    /// and plans it again once they are there, or at once when they were built by now. A build is another thread,
+    /// so it hands the request back through the loop's inbox; this object is the bridge that may be called there.
+    private func awaitIndexes(_ groundwork: Router.Groundwork, _ request: OpaquePointer, _ incoming: HTTPRequest) {
+        let ticket = writer.holdForIndexes { [self] in serve(request, incoming, indexesReady: true) }
         let waits = groundwork.start { [self] in
             handsBack.withLock { open in
                 guard open else { return }
-                loop.submit { [self] in
-                    guard let held = awaitingIndexes.removeValue(forKey: number) else { return }
-                    serve(held.request, held.incoming)
-                }
+                loop.submit { [self] in writer.resumeAwaiting(ticket) }
             }
         }
-        guard waits else { return false }
-        awaitedCount += 1
-        awaitingIndexes[number] = (request, incoming)
-        return true
+        if !waits { writer.resumeAwaiting(ticket) }
     }
 
     /// Drops what has arrived of an unread body; the plan closes the connection after this reply, so nothing
@@ -231,7 +222,7 @@ final class HTTPTransport: @unchecked Sendable {
 
     private func finishShutdownWhenDrained() {
         // Drained when every reply has left: no task still writing, no connection with bytes still queued.
-        let drained = writer.tasks.isEmpty && !connections.hasUnwrittenReplies && awaitingIndexes.isEmpty
+        let drained = writer.tasks.isEmpty && !connections.hasUnwrittenReplies && !writer.isAwaitingIndexes
         guard drained || EventLoop.monotonicMilliseconds() >= shutdownDeadline else { return }
         if let shutdownTimer { event_del(shutdownTimer) }
         handsBack.withLock { $0 = false }

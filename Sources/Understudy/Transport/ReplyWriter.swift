@@ -11,6 +11,9 @@ final class ReplyWriter {
     var tasks: [ObjectIdentifier: ConnectionTask] = [:]
     /// Replies waiting on a delay timer, keyed by identity.
     private var pending: [ObjectIdentifier: PendingReply] = [:]
+    /// Requests waiting for an index their route needs (`Router.Groundwork`), by ticket: what plans each again.
+    var awaitingIndexes: [Int: () -> Void] = [:]
+    var awaitedCount = 0
     /// The buffers canned replies' heads are written from.
     let cannedHead = CannedHead()
 
@@ -24,8 +27,8 @@ final class ReplyWriter {
         completion(plan, outcome)
     }
 
-    /// Replies still held: delayed, or outliving their callback.
-    var heldReplies: Int { tasks.count + pending.count }
+    /// Replies still held: delayed, outliving their callback, or waiting for an index.
+    var heldReplies: Int { tasks.count + pending.count + awaitingIndexes.count }
 
     /// Writes `plan` on `request`, whole or through `delivery`: now, or once its delay (counted from the request's
     /// first byte) has passed.
