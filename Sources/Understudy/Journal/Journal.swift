@@ -170,7 +170,7 @@ public final class Journal: Sendable {
 
     /// An entry's weight against `byteLimit`: its strings, plus a fixed share for the rest of it.
     static func size(of entry: JournalEntry) -> Int {
-        var bytes = 160 + entry.method.utf8.count + entry.path.utf8.count + entry.query.utf8.count
+        var bytes = 160 + entry.method.utf8.count + entry.target.utf8.count
             + (entry.session?.utf8.count ?? 0) + (entry.rule?.utf8.count ?? 0) + (entry.fault?.utf8.count ?? 0)
         bytes += 32 * entry.rawHeaders.count + entry.rawHeaders.textByteCount
         return bytes

@@ -9,9 +9,16 @@ public struct JournalEntry: Sendable {
     /// The request method, e.g. `GET`.
     public let method: String
     /// The path without the query.
-    public let path: String
+    public var path: String { String(Substring(target.utf8.prefix(pathLength))) }
     /// The raw query, without `?` (empty when none).
-    public let query: String
+    public var query: String { String(Substring(target.utf8.dropFirst(pathLength + 1))) }
+    /// The request target as received: the path, then `?` and the query when there is one. The request owns this
+    /// String already, so keeping it costs a reference; splitting it into two new Strings cost every request two
+    /// heap copies once either part was over 15 bytes (`/products/search`), and entries are read far less often
+    /// than they are written.
+    let target: String
+    /// How many of `target`'s UTF-8 bytes are the path.
+    private let pathLength: Int
     /// The request's headers as received, decoded when read.
     let rawHeaders: RawHeaders
     /// The request body's length in bytes.
@@ -35,15 +42,16 @@ public struct JournalEntry: Sendable {
     /// For a forwarded request the upstream did not answer in full: why (`connection refused`, a timeout, …).
     public let upstreamFailure: String?
 
-    init(id: Int, time: Double, session: String?, method: String, path: String, query: String, rawHeaders: RawHeaders,
-         bodySize: Int, rule: String?, fault: String?, status: Int, bytesWritten: Int, firstByteMilliseconds: Double?,
-         durationMilliseconds: Double, upstream: UpstreamOutcome? = nil) {
+    /// An entry for a request whose target is `target`, of which the first `pathLength` UTF-8 bytes are the path.
+    init(id: Int, time: Double, session: String?, method: String, target: String, pathLength: Int,
+         rawHeaders: RawHeaders, bodySize: Int, rule: String?, fault: String?, status: Int, bytesWritten: Int,
+         firstByteMilliseconds: Double?, durationMilliseconds: Double, upstream: UpstreamOutcome? = nil) {
         self.id = id
         self.time = time
         self.session = session
         self.method = method
-        self.path = path
-        self.query = query
+        self.target = target
+        self.pathLength = pathLength
         self.rawHeaders = rawHeaders
         self.bodySize = bodySize
         self.rule = rule
@@ -65,7 +73,8 @@ public struct JournalEntry: Sendable {
     init(id: Int, time: Double, session: String?, method: String, path: String, query: String, headers: HTTPHeaders,
          bodySize: Int, rule: String?, fault: String?, status: Int, bytesWritten: Int, firstByteMilliseconds: Double?,
          durationMilliseconds: Double, upstream: UpstreamOutcome? = nil) {
-        self.init(id: id, time: time, session: session, method: method, path: path, query: query,
+        self.init(id: id, time: time, session: session, method: method,
+                  target: query.isEmpty ? path : path + "?" + query, pathLength: path.utf8.count,
                   rawHeaders: RawHeaders(headers), bodySize: bodySize, rule: rule, fault: fault, status: status,
                   bytesWritten: bytesWritten, firstByteMilliseconds: firstByteMilliseconds,
                   durationMilliseconds: durationMilliseconds, upstream: upstream)
@@ -107,8 +116,9 @@ extension JournalEntry {
             while end > 0, bytes[end] & 0xC0 == 0x80 { end -= 1 }
             cut.add(field.name, String(decoding: bytes[..<end], as: UTF8.self) + "…")
         }
-        return JournalEntry(id: id, time: time, session: session, method: method, path: path, query: query,
-                            headers: cut, bodySize: bodySize, rule: rule, fault: fault, status: status,
+        return JournalEntry(id: id, time: time, session: session, method: method, target: target,
+                            pathLength: pathLength, rawHeaders: RawHeaders(cut), bodySize: bodySize, rule: rule,
+                            fault: fault, status: status,
                             bytesWritten: bytesWritten, firstByteMilliseconds: firstByteMilliseconds,
                             durationMilliseconds: durationMilliseconds, upstream: upstream)
     }

@@ -7,7 +7,7 @@ struct JournalMiddleware: ReplyMiddleware {
         let request = plan.request
         journal.record(JournalEntry(
             id: journal.nextID(), time: request.arrivedAt, session: plan.session, method: request.method,
-            path: String(request.path), query: String(request.rawQuery ?? ""), rawHeaders: request.headers,
+            target: request.target, pathLength: request.path.utf8.count, rawHeaders: request.headers,
             bodySize: request.body.count, rule: plan.ruleID, fault: plan.applied, status: outcome.status,
             bytesWritten: outcome.bytesWritten, firstByteMilliseconds: outcome.firstByteAt.map { $0 - request.startedAt },
             durationMilliseconds: outcome.finishedAt - request.startedAt, upstream: outcome.upstream))
