@@ -849,6 +849,23 @@ def first_index_requests(port):
             "first_sort_loop_ms": sort_loop, "sort_again_ms": again_own, "sort_again_loop_ms": again_loop}
 
 
+def first_filter_requests(folder):
+    """The same items as your own collection (`goods`, on a server of its own): its first filter (which builds the
+    index of the key's values), then another value of the same key (the index kept): own latency and the loop time
+    each cost, in ms."""
+    own = os.path.join(folder, "own")
+    os.makedirs(own, exist_ok=True)
+    os.link(os.path.join(folder, "products.json"), os.path.join(own, "goods.json"))
+    server = Server("understudy", [UNDERSTUDY, "--port", "0", "--quiet", "--fixtures", own], ready_timeout=180)
+    try:
+        filter_own, filter_loop = loop_time(server.port, "/goods/filter?key=category&value=smartphones")
+        again_own, again_loop = loop_time(server.port, "/goods/filter?key=category&value=laptops")
+    finally:
+        server.stop()
+    return {"first_filter_ms": filter_own, "first_filter_loop_ms": filter_loop, "filter_again_ms": again_own,
+            "filter_again_loop_ms": again_loop}
+
+
 def catalogues(directory):
     lua = unique_lua(directory, "/products/search?q=phone&n=")
     page_lua = unique_lua(directory, "/products?n=")
@@ -869,6 +886,7 @@ def catalogues(directory):
             rss = server.rss_mib()
         finally:
             server.stop()
+        first.update(first_filter_requests(folder))
         rows.append({"size": size, "file_mb": file_bytes / 1e6, "startup_ms": median([s[0] for s in startups]),
                      "startup_rss": median([s[1] for s in startups]), "rss_after": rss,
                      "one_rps": one["rps"], "search_rps": search["rps"], "unique_rps": unique["rps"],
@@ -877,7 +895,8 @@ def catalogues(directory):
             f"/products/1 {one['rps']:,.0f}, search {search['rps']:,.0f}, uncached search {unique['rps']:,.0f} req/s; "
             f"first search {first['first_search_ms']:.0f} ms (loop {first['first_search_loop_ms']:.1f} ms), first sort "
             f"{first['first_sort_ms']:.0f} ms (loop {first['first_sort_loop_ms']:.1f} ms), sort again "
-            f"{first['sort_again_ms']:.1f} ms")
+            f"{first['sort_again_ms']:.1f} ms, first filter {first['first_filter_ms']:.0f} ms (loop "
+            f"{first['first_filter_loop_ms']:.1f} ms)")
         shutil.rmtree(folder, ignore_errors=True)
     return rows
 
@@ -1371,13 +1390,17 @@ def report(info, summary, python_results, mock_results, mock_problem, delay, sse
                      f"start {largest['startup_ms']:,.0f} ms, RSS {largest['startup_rss']:.0f} MiB = "
                      f"{rss_factor:.2f}× the file, uncached search {largest['unique_cpu'] / 1000:.2f} ms CPU",
                      verdict(largest["startup_ms"] <= 1000 and rss_factor <= 3 and largest["unique_cpu"] <= 5000)))
-        index_ok = max(largest["first_search_loop_ms"], largest["first_sort_loop_ms"], largest["sort_again_loop_ms"]) <= 50
-        rows.append((f"{largest['size']:,} products: the first search and the first sort (each builds an index), as "
-                     "loop time", "≤ 50 ms of loop time each",
+        index_ok = max(largest["first_search_loop_ms"], largest["first_sort_loop_ms"], largest["sort_again_loop_ms"],
+                       largest["first_filter_loop_ms"], largest["filter_again_loop_ms"]) <= 50
+        rows.append((f"{largest['size']:,} products: the first search, the first sort and the first filter (each "
+                     "builds an index), as loop time", "≤ 50 ms of loop time each",
                      f"first search: loop held {largest['first_search_loop_ms']:.1f} ms (the request itself "
                      f"{largest['first_search_ms']:.0f} ms); first sort (`sortBy=title`): loop held "
                      f"{largest['first_sort_loop_ms']:.1f} ms (itself {largest['first_sort_ms']:.0f} ms); the same sort "
-                     f"again, another page: {largest['sort_again_ms']:.1f} ms", verdict(index_ok)))
+                     f"again, another page: {largest['sort_again_ms']:.1f} ms; first filter of the same items as your "
+                     f"own collection (`key=category`): loop held {largest['first_filter_loop_ms']:.1f} ms (itself "
+                     f"{largest['first_filter_ms']:.0f} ms), another value of that key "
+                     f"{largest['filter_again_ms']:.1f} ms", verdict(index_ok)))
         first = min(catalogue_rows, key=lambda row: row["size"])
         page_ratio = largest["page_cpu"] / first["page_cpu"]
         worst = max(scale_rows, key=lambda row: row["large_cpu"] / row["shipped_cpu"]) if scale_rows else None
@@ -1445,17 +1468,21 @@ def report(info, summary, python_results, mock_results, mock_problem, delay, sse
               f"Each figure is one wrk run (c32, {max(1, CELL_SECONDS // 2)} s); no target is set for these. The first "
               "search and the first sort of a fresh server each build an index (off the loop); the loop time is the "
               "slowest reply a probe got (`/products/1`, again and again on a kept-alive connection) meanwhile; "
-              "`that sort again` is a sort by the same field with a target of its own (the order kept).", "",
+              "`that sort again` is a sort by the same field with a target of its own (the order kept). The first "
+              "filter is of the same items loaded as your own collection (`goods`, on a server of its own), by "
+              "`key=category`; `that filter again` asks for another value of the same key (its index kept).", "",
               "| products | file MB | start-up ms | RSS MiB after start | RSS MiB after the runs | /products/1 req/s | "
               "search req/s | uncached search req/s (p50 ms, CPU µs/req) | uncached first page CPU µs/req | "
-              "first search ms: itself / loop held | first sort ms: itself / loop held | that sort again ms |",
-              "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+              "first search ms: itself / loop held | first sort ms: itself / loop held | that sort again ms | "
+              "first filter ms: itself / loop held | that filter again ms |",
+              "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for row in catalogue_rows:
         lines.append(f"| {row['size']:,} | {row['file_mb']:.1f} | {row['startup_ms']:.1f} | {row['startup_rss']:.1f} | "
                      f"{row['rss_after']:.1f} | {fmt(row['one_rps'])} | {fmt(row['search_rps'])} | "
                      f"{fmt(row['unique_rps'])} ({row['unique_p50']:.2f} ms, {fmt(row['unique_cpu'])} µs) | "
                      f"{row['page_cpu']:.1f} | {row['first_search_ms']:.0f} / {row['first_search_loop_ms']:.1f} | "
-                     f"{row['first_sort_ms']:.0f} / {row['first_sort_loop_ms']:.1f} | {row['sort_again_ms']:.1f} |")
+                     f"{row['first_sort_ms']:.0f} / {row['first_sort_loop_ms']:.1f} | {row['sort_again_ms']:.1f} | "
+                     f"{row['first_filter_ms']:.0f} / {row['first_filter_loop_ms']:.1f} | {row['filter_again_ms']:.1f} |")
     if scale_rows:
         lines += ["", "## Resources at scale", "",
                   "Each resource's first page with a target of its own per request (`?n=<counter>`, so the reply cache "

@@ -33,6 +33,9 @@ final class RecordCollection: Sendable {
     private let searchText: KeptIndexes<SearchIndex>
     /// The sorted-by fields, read the first time a list sorts by them.
     let columns: SortColumns
+    /// Each dotted path filtered by (`/filter?key=`): the positions of the items holding a truthy value there, by
+    /// that value as JavaScript writes it. Any path a request names, so at most 4 are kept.
+    private let filters: KeptIndexes<[String: [Int]]>
 
     /// `builds` runs the builds of search text and sort orders that requests ask for ahead of routing. `groups`
     /// are the values of a string field the loader read while checking each item (a product's category), in item
@@ -42,6 +45,7 @@ final class RecordCollection: Sendable {
          groups: (field: String, values: [String])? = nil, builds: IndexBuilds = .background) {
         searchText = KeptIndexes(limit: 1, builds: builds)
         columns = SortColumns(builds: builds)
+        filters = KeptIndexes(limit: 4, builds: builds)
         self.name = name
         self.noun = noun ?? RecordCollection.noun(for: name)
         self.records = records
@@ -164,12 +168,31 @@ final class RecordCollection: Sendable {
     /// Positions of items where the dotted `path` leads to a truthy value whose `String(value)` is exactly `value`
     /// (`/users/filter?key=hair.color&value=Brown`).
     func filter(path: String, value: String) -> [Int] {
-        let keys = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        return records.indices.filter { position in
-            var current = records[position].value(of: keys[0])
-            for key in keys.dropFirst() { current = current?[key] }
-            guard let found = current, found.isTruthy else { return false }
-            return SortKey.jsString(found) == value
+        filters.index(path, build: filterIndex(path))[value] ?? []
+    }
+
+    /// Whether the index of `path`'s values is kept.
+    func filterIsKept(_ path: String) -> Bool {
+        filters.isKept(path)
+    }
+
+    /// Builds the index of `path`'s values on another thread unless it is kept, then calls `ready`; false (and no
+    /// call) when it is kept already. At 100,000 items a first filter read every item on the loop (~0.17 s).
+    func prepareFilter(_ path: String, then ready: @escaping @Sendable () -> Void) -> Bool {
+        filters.prepare(path, build: filterIndex(path), then: ready)
+    }
+
+    private func filterIndex(_ path: String) -> @Sendable () -> [String: [Int]] {
+        { [records] in
+            let keys = path.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+            var index: [String: [Int]] = [:]
+            for position in records.indices {
+                var current = records[position].value(of: keys[0])
+                for key in keys.dropFirst() { current = current?[key] }
+                guard let found = current, found.isTruthy else { continue }
+                index[SortKey.jsString(found), default: []].append(position)
+            }
+            return index
         }
     }
 }
