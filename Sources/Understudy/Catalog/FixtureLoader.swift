@@ -67,7 +67,7 @@ enum FixtureLoader {
             }
             users.append(UserDirectory.User(
                 id: id, username: username, password: password, object: object,
-                encoded: JSONWriter.encode(.object(object))))
+                encoded: SharedBytes(JSONWriter.encode(.object(object)))))
         }
         return UserDirectory(users: users)
     }

@@ -6,8 +6,8 @@ import UnderstudyJSON
 /// The id index is built at load (it is also the duplicate check). Search text, sort orders and per-field indexes
 /// are built the first time a route needs them and kept: start-up pays only for what every request needs, and a
 /// relation route (`/posts/user/5`, `/comments/post/1`) is a dictionary lookup instead of a scan of the collection.
-/// A request that needs search text or a sort order not built yet asks for it ahead of routing
-/// (`Router+Groundwork`), so that it is built off the event loop.
+/// A request that needs search text, a filtered path's values or a sort order not built yet asks for it ahead of
+/// routing (`Router+Groundwork`), so that it is built off the event loop.
 /// Immutable apart from those caches, which sit behind a lock, so every server in a process can share one.
 final class RecordCollection: Sendable {
     /// The route and list-wrapper key (`todos`).

@@ -7,8 +7,8 @@ struct UserDirectory: Sendable {
         let username: String
         let password: String
         let object: JSONObject
-        /// The full user object's compact JSON, as `/auth/me` returns it.
-        let encoded: [UInt8]
+        /// The full user object's compact JSON, as `/auth/me` returns it and `/users` serves it (the same buffer).
+        let encoded: SharedBytes
 
         /// The claims DummyJSON puts in a token, in its order (`iat` and `exp` are added when signing).
         var tokenClaims: [JSONObject.Entry] {

@@ -1,14 +1,14 @@
 import Foundation
 import UnderstudyLocking
 
-/// Indexes of one collection (search text, sort orders), each built the first time it is needed and kept.
+/// Indexes of one collection (search text, sort orders, a filtered path's values), each built the first time it is needed and kept.
 ///
 /// A request whose index is missing asks for it ahead of routing (`prepare`): the index is built on another thread
 /// and the request waits for it without holding the event loop, which a 100,000-item build would hold for 0.2 to
 /// 0.4 s. Requests that need an index already being built wait for that build; `index(_:build:)` builds on the
 /// caller's thread what nobody prepared (a unit test, or a route no request prepares for).
 ///
-/// The keys may come from requests (`sortBy`), so at most `limit` built indexes are kept; past that they start over.
+/// The keys may come from requests (`sortBy`, a filter's `key`), so at most `limit` built indexes are kept; past that they start over.
 final class KeptIndexes<Index: Sendable>: Sendable {
     private enum Entry {
         case built(Index)

@@ -1,4 +1,4 @@
-/// Requests held while an index their route needs is built off the loop: a first search or sort of a large
+/// Requests held while an index their route needs is built off the loop: a first search, filter or sort of a large
 /// collection. They are held with the writer's other replies (`heldReplies`, the shutdown's drain); the build wakes
 /// one by its ticket, through the loop's inbox.
 extension ReplyWriter {

@@ -74,6 +74,6 @@ import UnderstudyJSON
             .deletingLastPathComponent().deletingLastPathComponent()
         let fromFiles = try Catalog.load(directory: root.appendingPathComponent("fixtures").path)
         #expect(fromFiles.products.records.map(\.encoded.bytes) == Catalog.standard.products.records.map(\.encoded.bytes))
-        #expect(fromFiles.users.users.map(\.encoded) == Catalog.standard.users.users.map(\.encoded))
+        #expect(fromFiles.users.users.map(\.encoded.bytes) == Catalog.standard.users.users.map(\.encoded.bytes))
     }
 }
