@@ -49,7 +49,8 @@ extension Router {
     }
 
     func me(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
-        .json(try authenticate(request).encoded)
+        // As bytes: the ETag middleware tags a body of bytes, while a shared body carries the tag its cache made.
+        .json(try authenticate(request).encoded.bytes)
     }
 
     private func refresh(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
