@@ -100,6 +100,16 @@ import UnderstudyJSON
         #expect(without.applied == nil)
     }
 
+    @Test func aRouteReplyBuiltPerRequestGetsAnETag() {
+        // `/auth/me` is built from the user's stored text on every request, outside the reply cache.
+        let user = Catalog.standard.users.user(named: "emilys")!
+        let token = TokenService(secret: UnderstudyServer.Configuration().tokenSecret)
+            .sign(claims: user.tokenClaims, issuedAt: 1_000, lifetimeSeconds: 3_600)
+        let me = plan("GET", "/auth/me", headers: ["Authorization": "Bearer \(token)"])
+        #expect(me.response.status == 200)
+        #expect(me.response.headers["ETag"] == HTTPResponse.weakETag(for: user.encoded.bytes))
+    }
+
     @Test func malformedBreaksOnlyASuccessfulBody() {
         let broken = plan(fault: "malformed")
         #expect(broken.response.status == 200)
