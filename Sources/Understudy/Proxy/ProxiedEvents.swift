@@ -1,7 +1,8 @@
 /// The stream faults on a proxied event stream: the upstream's bytes are cut into events (blocks ended by a blank
 /// line) as they arrive, and events are counted, broken, cut or followed by a drop, a reset or a stall by their
 /// number on this connection, as `/products/stream` does with its own events. Blocks with no `data:` line (the
-/// `retry:` field, heartbeat comments) pass through uncounted.
+/// `retry:` field, heartbeat comments) pass through uncounted. A session's network profile paces every byte at its
+/// rate, as on `/products/stream`.
 struct ProxiedEvents {
     /// What to do once the bytes of a turn are out.
     enum Ending: Equatable {
@@ -14,13 +15,16 @@ struct ProxiedEvents {
     /// Upstream bytes of an event not complete yet.
     private var partial: [UInt8] = []
     private var counted = 0
-    /// Bytes waiting to be dripped `chunkSize` at a time.
+    /// Bytes waiting to be dripped `chunkSize` at a time, or at the rate.
     private(set) var outbox: [UInt8] = []
     private(set) var ending: Ending?
+    /// The stream's rate (a session's network profile), when it has one.
+    private var pacer: RatePacer?
 
     init(faults: FaultSpec.StreamFaults) {
         self.faults = faults
         if faults.stallAfter == 0 { ending = .stall }
+        pacer = faults.bytesPerSecond.map { RatePacer(bytesPerSecond: $0) }
     }
 
     /// Takes bytes from the upstream; what is ready goes to `outbox`.
@@ -41,11 +45,19 @@ struct ProxiedEvents {
         partial = []
     }
 
-    /// The next bytes to write: all of the outbox, or one `chunk-size` piece of it.
-    mutating func nextPiece() -> [UInt8] {
-        let count = min(outbox.count, faults.chunkSize ?? outbox.count)
+    /// The next bytes to write at `now`: all of the outbox, or one `chunk-size` piece of it, no more than the rate
+    /// grants; and the milliseconds until more of the outbox may go.
+    mutating func nextPiece(now: Double) -> (bytes: [UInt8], wake: Double) {
+        var count = min(outbox.count, faults.chunkSize ?? outbox.count)
+        var wake = 1.0
+        if var pacer {
+            let grant = pacer.grant(ready: count, now: now)
+            self.pacer = pacer
+            count = grant.bytes
+            wake = grant.wake.map { max(1, $0) } ?? 1
+        }
         defer { outbox.removeFirst(count) }
-        return Array(outbox.prefix(count))
+        return (Array(outbox.prefix(count)), wake)
     }
 
     private mutating func emit(_ block: [UInt8]) {

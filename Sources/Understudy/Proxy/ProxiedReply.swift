@@ -166,11 +166,11 @@ struct ProxiedReply: Delivery {
         if let wait = keepingUp(exchange, context) { return wait }
         events.receive(exchange.take())
         if exchange.ended { events.upstreamEnded() }
-        let piece = events.nextPiece()
-        let steps: [DeliveryStep] = piece.isEmpty ? [] : [.body(piece)]
+        let piece = events.nextPiece(now: context.now)
+        let steps: [DeliveryStep] = piece.bytes.isEmpty ? [] : [.body(piece.bytes)]
         let status = exchange.head?.status ?? 0
-        // `chunk-size` drips the rest a millisecond apart.
-        if !events.outbox.isEmpty { return DeliveryTurn(steps, wake: 1) }
+        // `chunk-size` drips the rest a millisecond apart, a rate when its pacer lets more go.
+        if !events.outbox.isEmpty { return DeliveryTurn(steps, wake: piece.wake) }
         switch events.ending {
         case .close(let reset)?:
             return endedEarly(exchange, status, steps + [.closeWhenFlushed(reset: reset)])

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import Understudy
+import UnderstudyFaultSpec
 import UnderstudyTestSupport
 
 /// `--upstream`: a second, real Understudy is the team's API; the one under test forwards to it over a real
@@ -210,5 +211,39 @@ import UnderstudyTestSupport
             }
         }
         #expect(firstWrongBlock == nil, "the body differs from the upstream's from byte \(firstWrongBlock ?? 0)")
+    }
+}
+
+extension ProxyTests {
+    /// A session's network profile paces a proxied event stream at its rate, as on `/products/stream` itself. The
+    /// upstream sends 120 kB of events at once; at Edge's 30 kB/s the proxied stream cannot end before its bytes
+    /// allow, less the pacer's burst (8 slots of 50 ms). A rate is never beaten, so load can only make it later.
+    @Test func aSessionsProfilePacesAProxiedEventStream() async throws {
+        let event = Array("data: 0123456789abcdef0123456789abcdef\n\n".utf8)
+        let upstream = try RawUpstream(bodyBytes: event.count * 3_000, contentType: "text/event-stream", repeating: event)
+        var configuration = UnderstudyServer.Configuration()
+        configuration.upstream = try Upstream(url: "http://127.0.0.1:\(upstream.port)")
+        let proxy = try UnderstudyServer.start(configuration)
+        defer { proxy.stop() }
+        proxy.faults.startSession("edge", profile: .edge)
+        let port = proxy.port
+        let request = "GET /events HTTP/1.1\r\nHost: localhost\r\nX-Understudy-Session: edge\r\nConnection: close\r\n\r\n"
+        let (seconds, bytes) = await withCheckedContinuation { continuation in
+            Thread {
+                guard let connection = try? RawHTTPConnection(port: port, receiveTimeoutSeconds: 60) else {
+                    return continuation.resume(returning: (0.0, [UInt8]()))
+                }
+                let started = Date()
+                connection.write(request)
+                let bytes = connection.readToEnd()
+                continuation.resume(returning: (Date().timeIntervalSince(started), bytes))
+            }.start()
+        }
+        let body = try #require(RawResponse.headEnd(in: bytes).map { bytes[($0 + 4)...] })
+        #expect(String(decoding: bytes.prefix(12), as: UTF8.self) == "HTTP/1.1 200")
+        #expect(body.count == event.count * 3_000, "every event arrives")
+        let rate = Double(try #require(Fault.NetworkProfile.edge.downloadBytesPerSecond))
+        let burst = rate * 0.05 * Double(8)
+        #expect(seconds >= (Double(body.count) - burst) / rate, "\(body.count) bytes in \(seconds) s beat \(Int(rate)) B/s")
     }
 }

@@ -2,8 +2,8 @@ import Foundation
 import UnderstudyLocking
 
 /// A bare TCP server on a free loopback port that answers one request with a body of `bodyBytes` bytes (byte `i` is
-/// `i % 251`), written 64 KiB at a time from a small send buffer, counting what the kernel took: an upstream whose
-/// pace the test can watch.
+/// `i % 251`, or `unit` over and over), written 64 KiB at a time from a small send buffer, counting what the kernel
+/// took: an upstream whose pace the test can watch.
 final class RawUpstream: @unchecked Sendable {
     // @unchecked Sendable: the descriptor is set once in init; `sent` is behind a Locked.
     let port: Int
@@ -12,7 +12,7 @@ final class RawUpstream: @unchecked Sendable {
 
     var bytesSent: Int { sent.withLock { $0 } }
 
-    init(bodyBytes: Int) throws {
+    init(bodyBytes: Int, contentType: String = "application/octet-stream", repeating unit: [UInt8]? = nil) throws {
         #if canImport(Glibc)
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -33,7 +33,7 @@ final class RawUpstream: @unchecked Sendable {
         }
         self.listener = listener
         port = Int(UInt16(bigEndian: address.sin_port))
-        let thread = Thread { [self] in serve(bodyBytes: bodyBytes) }
+        let thread = Thread { [self] in serve(bodyBytes: bodyBytes, contentType: contentType, unit: unit) }
         thread.start()
     }
 
@@ -41,7 +41,7 @@ final class RawUpstream: @unchecked Sendable {
         close(listener)
     }
 
-    private func serve(bodyBytes: Int) {
+    private func serve(bodyBytes: Int, contentType: String, unit: [UInt8]?) {
         let connection = accept(listener, nil, nil)
         guard connection >= 0 else { return }
         defer { close(connection) }
@@ -50,16 +50,17 @@ final class RawUpstream: @unchecked Sendable {
         var head: [UInt8] = []
         var byte: UInt8 = 0
         while !head.suffix(4).elementsEqual([13, 10, 13, 10]), recv(connection, &byte, 1, 0) == 1 { head.append(byte) }
-        let reply = Array("HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: \(bodyBytes)\r\n\r\n".utf8)
+        let reply = Array("HTTP/1.1 200 OK\r\nContent-Type: \(contentType)\r\nContent-Length: \(bodyBytes)\r\n\r\n".utf8)
         guard send(connection, reply, reply.count, 0) == reply.count else { return }
         var offset = 0
         let piece = 64 << 10
-        // The pattern once, 251 bytes longer than a piece: the piece at `offset` starts at `offset % 251` in it
+        // The pattern once, a period longer than a piece: the piece at `offset` starts at `offset % period` in it
         // (made byte by byte per piece, the 12 MiB took seconds in a debug build).
-        let pattern = (0..<(piece + 251)).map { UInt8($0 % 251) }
+        let period = unit?.count ?? 251
+        let pattern = (0..<(piece + period)).map { unit?[$0 % period] ?? UInt8($0 % 251) }
         while offset < bodyBytes {
             let count = min(piece, bodyBytes - offset)
-            let written = pattern.withUnsafeBytes { send(connection, $0.baseAddress! + offset % 251, count, 0) }
+            let written = pattern.withUnsafeBytes { send(connection, $0.baseAddress! + offset % period, count, 0) }
             guard written > 0 else { return }
             offset += written
             sent.withLock { $0 = offset }

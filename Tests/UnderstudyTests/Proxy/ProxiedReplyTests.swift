@@ -168,6 +168,30 @@ import Testing
     }
 }
 
+extension ProxiedReplyTests {
+    @Test func aNetworkProfilesRatePacesAnUpstreamEventStream() {
+        // 10 events of 40 bytes at a session profile's 1,000 B/s: 50 bytes a 50 ms slot, as `/products/stream`.
+        let events = Array(String(repeating: "data: 0123456789abcdef0123456789abcdef\n\n", count: 10).utf8)
+        var plan = ProxyPlan()
+        plan.stream.bytesPerSecond = 1_000
+        let exchange = UpstreamExchange(startedAt: 0)
+        var delivery = reply(to: exchange, plan)
+        exchange.received(upstreamHead(length: nil, type: "text/event-stream"), at: 0)
+        exchange.received(events)
+        exchange.finished()
+        var driver = DeliveryDriver(startingAt: 0)
+        driver.run(&delivery)
+        #expect(driver.body == events)
+        #expect(driver.ending == .end)
+        var sent = 0
+        for write in driver.writes {
+            sent += write.bytes.count
+            #expect(sent <= 50 * Int(write.at / 50), "\(sent) bytes by \(write.at) ms beat the rate")
+        }
+        #expect(driver.writes.last?.at == 400)
+    }
+}
+
 /// The events of a proxied stream, counted and faulted by number.
 @Suite struct ProxiedEventsTests {
     @Test func eventsAreCutAtBlankLinesInAnyLineEnding() {
@@ -182,7 +206,7 @@ import Testing
         faults.malformedEvent = 1
         var events = ProxiedEvents(faults: faults)
         events.receive(Array(": hi\n\ndata: abcdef\n\ndata: ok\n\n".utf8))
-        #expect(String(decoding: events.nextPiece(), as: UTF8.self) == ": hi\n\ndata: abc\u{FFFD}\n\ndata: ok\n\n")
+        #expect(String(decoding: events.nextPiece(now: 0).bytes, as: UTF8.self) == ": hi\n\ndata: abc\u{FFFD}\n\ndata: ok\n\n")
     }
 
     @Test func cutMidEventStallAndNewlines() {
@@ -190,7 +214,7 @@ import Testing
         cut.cutMidEvent = 2
         var events = ProxiedEvents(faults: cut)
         events.receive(Array("data: 1\n\ndata: 2222\n\ndata: 3\n\n".utf8))
-        #expect(String(decoding: events.nextPiece(), as: UTF8.self) == "data: 1\n\ndata: 22")
+        #expect(String(decoding: events.nextPiece(now: 0).bytes, as: UTF8.self) == "data: 1\n\ndata: 22")
         #expect(events.ending == .close(reset: false))
 
         var stall = FaultSpec.StreamFaults()
@@ -199,10 +223,10 @@ import Testing
         stall.chunkSize = 4
         var stalled = ProxiedEvents(faults: stall)
         stalled.receive(Array("data: 1\n\ndata: 2\n\n".utf8))
-        #expect(stalled.nextPiece() == Array("data".utf8))
-        #expect(stalled.nextPiece() == Array(": 1\r".utf8))
-        #expect(stalled.nextPiece() == Array("\n\r\n".utf8))
-        #expect(stalled.nextPiece().isEmpty)
+        #expect(stalled.nextPiece(now: 0).bytes == Array("data".utf8))
+        #expect(stalled.nextPiece(now: 0).bytes == Array(": 1\r".utf8))
+        #expect(stalled.nextPiece(now: 0).bytes == Array("\n\r\n".utf8))
+        #expect(stalled.nextPiece(now: 0).bytes.isEmpty)
         #expect(stalled.ending == .stall)
     }
 }
