@@ -98,6 +98,13 @@ struct RatePacer: Equatable {
         return Grant(bytes: allowed, wake: ready > allowed ? wake : nil)
     }
 
+    /// For a stream's outbox, dripped a turn at a time: how many of `ready` bytes may go at `now`, and the
+    /// milliseconds until the next turn (at least 1; 1 when more could go at once).
+    mutating func turn(ready: Int, now: Double) -> (bytes: Int, wake: Double) {
+        let grant = grant(ready: ready, now: now)
+        return (grant.bytes, grant.wake.map { max(1, $0) } ?? 1)
+    }
+
     /// Pauses for a body of `length` bytes: one per started 64 KiB (at most 8), each at a seeded offset inside
     /// the body and of a seeded length within `range`. The same seed gives the same pauses.
     static func pauses(length: Int, range: ClosedRange<Int>, seed: UInt64) -> [Pause] {

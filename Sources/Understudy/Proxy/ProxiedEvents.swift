@@ -51,10 +51,8 @@ struct ProxiedEvents {
         var count = min(outbox.count, faults.chunkSize ?? outbox.count)
         var wake = 1.0
         if var pacer {
-            let grant = pacer.grant(ready: count, now: now)
+            (count, wake) = pacer.turn(ready: count, now: now)
             self.pacer = pacer
-            count = grant.bytes
-            wake = grant.wake.map { max(1, $0) } ?? 1
         }
         defer { outbox.removeFirst(count) }
         return (Array(outbox.prefix(count)), wake)

@@ -144,10 +144,8 @@ struct EventStream: Delivery {
         var count = min(outbox.count, plan.faults.chunkSize ?? outbox.count)
         var wake = 1.0
         if var pacer {
-            let grant = pacer.grant(ready: count, now: now)
+            (count, wake) = pacer.turn(ready: count, now: now)
             self.pacer = pacer
-            count = grant.bytes
-            wake = grant.wake.map { max(1, $0) } ?? 1
         }
         let piece = outbox.prefix(count)
         outbox = outbox.dropFirst(piece.count)
