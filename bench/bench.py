@@ -40,6 +40,9 @@ UNDERSTUDY = args.server_bin or UNDERSTUDY
 QUICK = args.quick
 CELL_SECONDS = 1 if QUICK else 5
 ROUNDS = 1 if QUICK else 3
+# The fixed routes' A/B against the bare server: on two shared cores one cell's ratio moves from one round to the
+# next by as much as 0.75-1.25 (wrk shares the cores), so a median of 3 rounds can turn on one bad round.
+AB_ROUNDS = 1 if QUICK else 5
 # The HTTPS ratio is two wrk runs per round, both paying for TLS on the shared cores: more rounds for a steadier median.
 TLS_ROUNDS = 1 if QUICK else 5
 CONNECTIONS = [32, 256]
@@ -290,10 +293,10 @@ def baseline_target(target, headers):
 
 
 def ab_rounds(understudy, baseline):
-    """Every scenario × connections × server, ROUNDS times, order rotated; returns per-cell lists."""
+    """Every scenario × connections × server, AB_ROUNDS times, order rotated; returns per-cell lists."""
     cells = {}
-    for round_index in range(ROUNDS):
-        log(f"round {round_index + 1}/{ROUNDS}")
+    for round_index in range(AB_ROUNDS):
+        log(f"round {round_index + 1}/{AB_ROUNDS}")
         for scenario_index, (name, target, headers, _, _) in enumerate(ALL_SCENARIOS):
             for connections in connections_for(name):
                 order = ["understudy", "baseline"]
@@ -1429,7 +1432,7 @@ def report(info, summary, python_results, mock_results, mock_problem, delay, sse
              "on this VM, so req/s drifts by ±15 % between runs; CPU µs per request from /proc is the steadier figure.",
              f"- Tools: {info['wrk']}; {info['gcc']}; libevent {info['libevent']}; Understudy `.build/release/understudy` "
              "(`swift build -c release --static-swift-stdlib`, as `make release` builds it).",
-             f"- Method: wrk `-t1 --latency -H 'Connection: keep-alive'`, {CELL_SECONDS} s per cell, {ROUNDS} interleaved "
+             f"- Method: wrk `-t1 --latency -H 'Connection: keep-alive'`, {CELL_SECONDS} s per cell, {AB_ROUNDS} interleaved "
              "rounds A/B with the order rotated, median. Ratios are medians of the per-round ratios. Server CPU µs per "
              "request = Δ(utime + stime) from `/proc/<pid>/stat` ÷ requests wrk completed. Everything on 127.0.0.1; wrk "
              "shares the 2 vCPUs with the server.",
