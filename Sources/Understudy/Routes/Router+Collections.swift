@@ -43,11 +43,17 @@ extension Router {
     /// either gives no items. A repeated `key` crashes DummyJSON (500 `keys.split is not a function`); it is the
     /// client's mistake, so Understudy answers 400.
     func filter(_ collection: RecordCollection, _ request: HTTPRequest) throws(APIError) -> [Int] {
-        let keys = request.query.values("key")
-        if keys.count > 1 { throw APIError(400, "Invalid 'key' - must be a string") }
-        let values = request.query.values("value")
-        guard let key = keys.first, values.count == 1, let value = values.first else { return [] }
-        return collection.filter(path: key, value: value)
+        if request.query.values("key").count > 1 { throw APIError(400, "Invalid 'key' - must be a string") }
+        guard let terms = Router.filterTerms(request.query) else { return [] }
+        return collection.filter(path: terms.key, value: terms.value)
+    }
+
+    /// The one key and one value a filter reads; nil when either is missing or repeated (no items, or the 400).
+    static func filterTerms(_ query: QueryParameters) -> (key: String, value: String)? {
+        let keys = query.values("key")
+        let values = query.values("value")
+        guard keys.count == 1, values.count == 1 else { return nil }
+        return (keys[0], values[0])
     }
 
     /// A simulated add: the next id, then the body's fields as sent.

@@ -49,8 +49,8 @@ extension Router {
             narrowing = { ready in collection.prepareSearch(then: ready) }
         }
         // The route filters only by one key and one value (`Router.filter`); your own collections all filter.
-        if filters, own != nil || Router.filteringResources.contains(name), query.values("key").count == 1,
-           query.values("value").count == 1, let key = query["key"], !collection.filterIsKept(key) {
+        if filters, own != nil || Router.filteringResources.contains(name), let key = Router.filterTerms(query)?.key,
+           !collection.filterIsKept(key) {
             narrowing = { ready in collection.prepareFilter(key, then: ready) }
         }
         var sort: Groundwork.Step?
