@@ -115,8 +115,8 @@ sanitize: deps
 # mutex TSan sees), not Synchronization.Mutex, whose futex-based locking TSan cannot see on Linux.
 # The suites that measure rates and volumes (a 12 MiB proxied body, throttled transfers, a burst of 290 KB
 # recordings) are left out under ThreadSanitizer: slowed 5-15 times on two cores they starved every timed test of
-# the run; they run in `make test` and under AddressSanitizer. So does SlowClientTests, whose kept-alive connection
-# timed out under ThreadSanitizer once in a fresh clone's run (no race reported).
+# the run; they run in `make test` and under AddressSanitizer. So does SlowClientTests, whose 500 trickling
+# connections are a load of the same kind.
 TSAN_SKIP := ProxyBackpressureTests|ThrottlingTests|RecordingKillTests|SlowClientTests
 sanitize-thread: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan
