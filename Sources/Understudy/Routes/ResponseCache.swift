@@ -13,7 +13,9 @@ final class ResponseCache {
         let delayMilliseconds: Int
     }
 
-    private var entries: [String: Entry] = [:]
+    // One thread, and no access overlaps another: the run-time exclusivity check (~75 instructions) is left out of
+    // the lookup every cached reply makes.
+    @exclusivity(unchecked) private var entries: [String: Entry] = [:]
     private var insertionOrder: [String] = []
     private var oldest = 0
     private var totalBytes = 0

@@ -13,7 +13,8 @@ final class ConnectionRegistry {
     private var connections: [OpaquePointer: ConnectionWatch] = [:]
     /// The same watches by socket number, which every request reads: an array index where the dictionary hashed a
     /// pointer. An entry is checked against its bufferevent, since a number is reused once its socket is closed.
-    private var bySocket: [ConnectionWatch?] = []
+    /// One thread, and no access overlaps another: the run-time exclusivity check is left out of every request's read.
+    @exclusivity(unchecked) private var bySocket: [ConnectionWatch?] = []
     private var sweep: OpaquePointer?
 
     /// Decides a request's upload rate from its head, for each connection's watch.
