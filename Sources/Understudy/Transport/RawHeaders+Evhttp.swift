@@ -2,7 +2,7 @@ import CLibevent
 import Foundation
 
 extension RawHeaders {
-    /// Copies evhttp's header list in one allocation (none when it is short).
+    /// Copies evhttp's header list in one allocation.
     init(_ list: UnsafeMutablePointer<evkeyvalq>) {
         var total = 0
         var fields = 0
@@ -17,23 +17,21 @@ extension RawHeaders {
             }
             field = current.pointee.next.tqe_next
         }
-        let block = String(unsafeUninitializedCapacity: total) { buffer in
+        let block = Block.make(byteCount: total) { start in
             var offset = 0
             var field = list.pointee.tqh_first
             while let current = field {
                 if let key = current.pointee.key, let value = current.pointee.value {
-                    let keyLength = strlen(key)
-                    UnsafeMutableRawPointer(buffer.baseAddress! + offset).copyMemory(from: key, byteCount: keyLength)
-                    buffer[offset + keyLength] = 0
-                    offset += keyLength + 1
-                    let valueLength = strlen(value)
-                    UnsafeMutableRawPointer(buffer.baseAddress! + offset).copyMemory(from: value, byteCount: valueLength)
-                    buffer[offset + valueLength] = 0
-                    offset += valueLength + 1
+                    // Each C string is copied with its NUL, which is the block's separator.
+                    let keyLength = strlen(key) + 1
+                    (start + offset).copyMemory(from: key, byteCount: keyLength)
+                    offset += keyLength
+                    let valueLength = strlen(value) + 1
+                    (start + offset).copyMemory(from: value, byteCount: valueLength)
+                    offset += valueLength
                 }
                 field = current.pointee.next.tqe_next
             }
-            return offset
         }
         self.init(block: block, count: fields, longestValue: longest)
     }
