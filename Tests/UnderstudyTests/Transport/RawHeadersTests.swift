@@ -19,6 +19,20 @@ import Testing
         #expect(RawHeaders()["Accept"] == nil)
     }
 
+    /// Bytes from evhttp are kept as they came and repaired only when read: invalid UTF-8 becomes U+FFFD.
+    @Test func repairsInvalidUTF8WhenRead() {
+        let bytes: [UInt8] = Array("X-Bad".utf8) + [0, 0x41, 0xFF, 0x42, 0]
+        let block = RawHeaders.Block.make(byteCount: bytes.count) { start in
+            bytes.withUnsafeBytes { start.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        }
+        let raw = RawHeaders(block: block, count: 1, longestValue: 3)
+        #expect(raw["x-bad"] == "A\u{FFFD}B")
+        #expect(raw.decoded["X-Bad"] == "A\u{FFFD}B")
+        #expect(raw.textByteCount == 8)
+        #expect(raw == RawHeaders(block: block, count: 1, longestValue: 3))
+        #expect(raw != RawHeaders(["X-Bad": "AB"]))
+    }
+
     @Test func keepsMultiByteValues() {
         let raw = RawHeaders(["X-Note": "Only 3 left — order soon", "X-Emoji": "🎭"])
         #expect(raw.decoded["X-Note"] == "Only 3 left — order soon")
