@@ -139,7 +139,7 @@ stress: release
 
 # Performance figures against their bars (BENCHMARKS.md): Understudy vs a bare evhttp server in C serving the same
 # bytes (with each fixed route's instructions per request, counted on the dynamic build), the Python peers, delayed
-# requests, 1,000 SSE streams, start-up, RSS and catalogue sizes: about 40 minutes on two cores, quiet (nothing
+# requests, 1,000 SSE streams, start-up, RSS and catalogue sizes: about 45 minutes on two cores, quiet (nothing
 # else running: the A/B cells share the cores with wrk). Not part of `make test`. QUICK=1 is a ~10-minute
 # smoke run that writes .build/bench/BENCHMARKS-quick.md instead.
 QUICK ?=

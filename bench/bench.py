@@ -40,9 +40,16 @@ UNDERSTUDY = args.server_bin or UNDERSTUDY
 QUICK = args.quick
 CELL_SECONDS = 1 if QUICK else 5
 ROUNDS = 1 if QUICK else 3
-# The fixed routes' A/B against the bare server: on two shared cores one cell's ratio moves from one round to the
-# next by as much as 0.75-1.25 (wrk shares the cores), so a median of 3 rounds can turn on one bad round.
-AB_ROUNDS = 1 if QUICK else 5
+# The fixed routes' A/B against the bare server: on two shared cores one cell's ratio moves from one wrk run to the
+# next by as much as 0.75-1.25 (wrk shares the cores). The bare server against itself (A/A) gave a per-round ratio
+# spread (standard deviation) of 0.10 with 1 s cells and the same with 3 s ones: the noise is a state each run
+# starts in, and does not average out within a run. So many short rounds, not a few long ones: the median of 25
+# one-second rounds spreads about half as much as that of 5 five-second rounds, in the same time.
+AB_ROUNDS = 1 if QUICK else 25
+AB_CELL_SECONDS = 1
+# The A/A cell: the bare server against a second copy of itself on GET /products/1 (c32), in every round, so the
+# report shows how far a ratio moves when nothing differs.
+CALIBRATION = ("A/A: evhttp-c against a second evhttp-c (GET /products/1)", 32)
 # The HTTPS ratio is two wrk runs per round, both paying for TLS on the shared cores: more rounds for a steadier median.
 TLS_ROUNDS = 1 if QUICK else 5
 CONNECTIONS = [32, 256]
@@ -214,6 +221,15 @@ def median(values):
     return statistics.median(values) if values else float("nan")
 
 
+def spread(values):
+    """"0.97–1.03": the middle half of `values` (first to third quartile), how far one cell's rounds moved."""
+    values = sorted(value for value in values if value is not None and value == value)
+    if len(values) < 2:
+        return "one round" if values else "–"
+    low, _, high = statistics.quantiles(values, n=4)
+    return f"{low:.2f}–{high:.2f}"
+
+
 def fmt(value, digits=0):
     if value != value:
         return "–"
@@ -292,11 +308,16 @@ def baseline_target(target, headers):
     return "/fault/products/1" if headers else target
 
 
-def ab_rounds(understudy, baseline):
-    """Every scenario × connections × server, AB_ROUNDS times, order rotated; returns per-cell lists."""
+def ab_rounds(understudy, baseline, second_baseline):
+    """Every scenario × connections × server, AB_ROUNDS times, order rotated, and the A/A cell (`CALIBRATION`: the
+    second baseline in Understudy's place); returns per-cell lists."""
     cells = {}
     for round_index in range(AB_ROUNDS):
         log(f"round {round_index + 1}/{AB_ROUNDS}")
+        order = ["understudy", "baseline"] if round_index % 2 else ["baseline", "understudy"]
+        pair = {who: wrk(second_baseline if who == "understudy" else baseline, "/products/1", CALIBRATION[1],
+                         AB_CELL_SECONDS) for who in order}
+        cells.setdefault(CALIBRATION, []).append(pair)
         for scenario_index, (name, target, headers, _, _) in enumerate(ALL_SCENARIOS):
             for connections in connections_for(name):
                 order = ["understudy", "baseline"]
@@ -305,9 +326,10 @@ def ab_rounds(understudy, baseline):
                 pair = {}
                 for who in order:
                     if who == "understudy":
-                        pair[who] = wrk(understudy, target, connections, CELL_SECONDS, headers)
+                        pair[who] = wrk(understudy, target, connections, AB_CELL_SECONDS, headers)
                     else:
-                        pair[who] = wrk(baseline, baseline_target(target, headers), connections, CELL_SECONDS, headers)
+                        pair[who] = wrk(baseline, baseline_target(target, headers), connections, AB_CELL_SECONDS,
+                                        headers)
                 cells.setdefault((name, connections), []).append(pair)
                 u, b = pair["understudy"], pair["baseline"]
                 log(f"  {name} c{connections}: understudy {u['rps']:,.0f} req/s {u['cpu_us']:.1f} µs "
@@ -1295,12 +1317,19 @@ def report(info, summary, python_results, mock_results, mock_problem, delay, sse
         rows.append((name + " vs evhttp-c", target, "; ".join(measured), verdict(ok)))
 
     resource_cells = [(name, cell(name, 32)) for name, *_ in RESOURCE_SCENARIOS]
+    calibration = summary.get(CALIBRATION)
     lowest = min(resource_cells, key=lambda item: item[1]["rps_ratio"])
     rows.append(("Every other resource's list and `/1` vs evhttp-c (c32)", f"≥ {FIXED_ROUTE_BAR:.2f}× baseline req/s each",
                  f"{len(resource_cells)} cells, lowest {lowest[0]} {lowest[1]['rps_ratio']:.2f}× "
                  f"({fmt(lowest[1]['understudy_rps'])} vs {fmt(lowest[1]['baseline_rps'])} req/s); median "
                  f"{median([row['rps_ratio'] for _, row in resource_cells]):.2f}×",
                  verdict(all(row["rps_ratio"] >= FIXED_ROUTE_BAR for _, row in resource_cells))))
+
+    if calibration:
+        rows.append(("A/A: the bare server against a second copy of itself (GET /products/1, c32)",
+                     "measured: how far a ratio moves when nothing differs",
+                     f"median {calibration['rps_ratio']:.2f}×, middle half of the rounds {spread(calibration['rounds'])} "
+                     f"({len(calibration['rounds'])} rounds)", "PASS"))
 
     for peer, results, bar in (("python http.server", python_results, 20), ("mockintosh", mock_results, 100)):
         if not results:
@@ -1432,8 +1461,9 @@ def report(info, summary, python_results, mock_results, mock_problem, delay, sse
              "on this VM, so req/s drifts by ±15 % between runs; CPU µs per request from /proc is the steadier figure.",
              f"- Tools: {info['wrk']}; {info['gcc']}; libevent {info['libevent']}; Understudy `.build/release/understudy` "
              "(`swift build -c release --static-swift-stdlib`, as `make release` builds it).",
-             f"- Method: wrk `-t1 --latency -H 'Connection: keep-alive'`, {CELL_SECONDS} s per cell, {AB_ROUNDS} interleaved "
-             "rounds A/B with the order rotated, median. Ratios are medians of the per-round ratios. Server CPU µs per "
+             f"- Method: wrk `-t1 --latency -H 'Connection: keep-alive'`; against the bare server, {AB_ROUNDS} interleaved "
+             f"rounds of {AB_CELL_SECONDS} s cells A/B with the order rotated (the A/A row says why many short rounds), "
+             f"median; elsewhere {CELL_SECONDS} s cells. Ratios are medians of the per-round ratios. Server CPU µs per "
              "request = Δ(utime + stime) from `/proc/<pid>/stat` ÷ requests wrk completed. Everything on 127.0.0.1; wrk "
              "shares the 2 vCPUs with the server.",
              "- Baseline **evhttp-c** (`bench/evhttp-baseline.c`): bare evhttp, listener with backlog 1,024, TCP_NODELAY, "
@@ -1444,14 +1474,14 @@ def report(info, summary, python_results, mock_results, mock_problem, delay, sse
     lines += [f"| {a} | {b} | {c} | **{d}** |" for a, b, c, d in rows]
 
     lines += ["", "## Every A/B cell (medians)", "",
-              "| scenario | conns | Understudy req/s | evhttp-c req/s | ratio (per round) | Understudy p50 / p99 ms | "
+              "| scenario | conns | Understudy req/s | evhttp-c req/s | ratio (middle half of the rounds) | Understudy p50 / p99 ms | "
               "evhttp-c p50 / p99 ms | CPU µs/req Understudy / evhttp-c | CPU ratio | instructions/req Understudy / "
               "evhttp-c |", "|---|---|---|---|---|---|---|---|---|---|"]
     counts = instructions or {}
     for name, *_ in ALL_SCENARIOS:
         for connections in connections_for(name):
             row = cell(name, connections)
-            rounds = ", ".join(f"{r:.2f}" for r in row["rounds"] if r is not None)
+            rounds = spread(row["rounds"])
             ours, theirs = counts.get((name, "understudy")), counts.get((name, "evhttp-c"))
             counted = f"{fmt(ours)} / {fmt(theirs)}" if ours and theirs and connections == 32 else "–"
             lines.append(
@@ -1459,6 +1489,13 @@ def report(info, summary, python_results, mock_results, mock_problem, delay, sse
                 f"{row['rps_ratio']:.2f} ({rounds}) | {row['understudy_p50']:.2f} / {row['understudy_p99']:.2f} | "
                 f"{row['baseline_p50']:.2f} / {row['baseline_p99']:.2f} | {row['understudy_cpu_us']:.1f} / "
                 f"{row['baseline_cpu_us']:.1f} | {row['cpu_ratio']:.2f} | {counted} |")
+    if CALIBRATION in summary:
+        row = summary[CALIBRATION]
+        lines.append(
+            f"| {CALIBRATION[0]} | {CALIBRATION[1]} | {fmt(row['understudy_rps'])} | {fmt(row['baseline_rps'])} | "
+            f"{row['rps_ratio']:.2f} ({spread(row['rounds'])}) | {row['understudy_p50']:.2f} / {row['understudy_p99']:.2f} | "
+            f"{row['baseline_p50']:.2f} / {row['baseline_p99']:.2f} | {row['understudy_cpu_us']:.1f} / "
+            f"{row['baseline_cpu_us']:.1f} | {row['cpu_ratio']:.2f} | – |")
     if counts:
         lines += ["", "Instructions per request: callgrind on the event loop while wrk `-t1 -c4` drives the route "
                   "(`bench/instructions.sh`, after three warm-up requests), on the release build linked against the "
@@ -1551,14 +1588,16 @@ def main():
         log("bodies from Understudy:")
         map_path = fetch_bodies(understudy, directory)
         baseline = Server("evhttp-c", [BASELINE, map_path])
+        second_baseline = Server("evhttp-c (A/A)", [BASELINE, map_path])
         for index, (name, target, headers, _, _) in enumerate(ALL_SCENARIOS):
             status, _, body = http_get(baseline.port, baseline_target(target, headers))
             expected = open(os.path.join(directory, f"body-{index}.bin"), "rb").read()
             if body != expected:
                 sys.exit(f"bench: the baseline's body for {name} differs from Understudy's")
-        cells = ab_rounds(understudy, baseline)
+        cells = ab_rounds(understudy, baseline, second_baseline)
         understudy.stop()
         baseline.stop()
+        second_baseline.stop()
         summary = summarise(cells)
         log("instructions per request (callgrind):")
         instructions = instruction_counts(directory)
