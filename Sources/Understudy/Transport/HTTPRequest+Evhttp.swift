@@ -65,8 +65,12 @@ extension UnsafeMutablePointer<CChar> {
     func caseInsensitiveEquals(_ name: StaticString) -> Bool {
         name.withUTF8Buffer { literal in
             // Most names differ in their first byte, which decides without a call (ASCII case is bit 0x20).
-            guard let first = literal.first, UInt8(bitPattern: self[0]) | 0x20 == first | 0x20 else { return literal.isEmpty && self[0] == 0 }
-            return literal.withMemoryRebound(to: CChar.self) { strncasecmp(self, $0.baseAddress!, $0.count) == 0 && self[$0.count] == 0 }
+            guard let first = literal.first, UInt8(bitPattern: self[0]) | 0x20 == first | 0x20 else {
+                return literal.isEmpty && self[0] == 0
+            }
+            return literal.withMemoryRebound(to: CChar.self) {
+                strncasecmp(self, $0.baseAddress!, $0.count) == 0 && self[$0.count] == 0
+            }
         }
     }
 }
