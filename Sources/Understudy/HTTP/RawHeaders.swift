@@ -1,3 +1,5 @@
+import Foundation
+
 /// Header fields kept as one block of bytes (`name NUL value NUL …`): one allocation and one reference count however
 /// many fields there are, decoded into ``HTTPHeaders`` only when read.
 ///
@@ -26,16 +28,40 @@ struct RawHeaders: Sendable, Equatable {
 
     /// The same fields as `headers`.
     init(_ headers: HTTPHeaders) {
-        var bytes: [UInt8] = []
         var longest = 0
+        var capacity = 0
         for field in headers {
             longest = max(longest, field.value.utf8.count)
-            bytes += field.name.utf8.filter { $0 != 0 } + [0] + field.value.utf8.filter { $0 != 0 } + [0]
+            capacity += field.name.utf8.count + field.value.utf8.count + 2
         }
-        let block = Block.make(byteCount: bytes.count) { start in
-            bytes.withUnsafeBytes { if let base = $0.baseAddress { start.copyMemory(from: base, byteCount: $0.count) } }
+        let block = Block.make(capacity: capacity) { start in
+            var end = 0
+            for field in headers {
+                end = RawHeaders.append(field.name, to: start, at: end)
+                end = RawHeaders.append(field.value, to: start, at: end)
+            }
+            return end
         }
         self.init(block: block, count: headers.fields.count, longestValue: longest)
+    }
+
+    /// Copies `text`'s UTF-8 to `start + offset` without its NULs (the block's separator), then a NUL; returns the
+    /// offset after it. Runs between NULs are found with `memchr` and copied whole: a journal entry's header values
+    /// can be kilobytes long.
+    private static func append(_ text: String, to start: UnsafeMutableRawPointer, at offset: Int) -> Int {
+        var text = text
+        return text.withUTF8 { utf8 in
+            var end = offset
+            var rest = UnsafeRawBufferPointer(utf8)
+            while let base = rest.baseAddress, !rest.isEmpty {
+                let run = memchr(base, 0, rest.count).map { UnsafeRawPointer($0) - base } ?? rest.count
+                (start + end).copyMemory(from: base, byteCount: run)
+                end += run
+                rest = UnsafeRawBufferPointer(rebasing: rest[Swift.min(run + 1, rest.count)...])
+            }
+            start.storeBytes(of: 0, toByteOffset: end, as: UInt8.self)
+            return end + 1
+        }
     }
 
     /// The fields, decoded.
@@ -64,17 +90,28 @@ struct RawHeaders: Sendable, Equatable {
 
     static func == (left: RawHeaders, right: RawHeaders) -> Bool {
         left.count == right.count && left.block.withBytes { leftBytes in
-            right.block.withBytes { leftBytes.elementsEqual($0) }
+            right.block.withBytes { rightBytes in
+                guard leftBytes.count == rightBytes.count else { return false }
+                guard let leftBase = leftBytes.baseAddress, let rightBase = rightBytes.baseAddress else { return true }
+                return memcmp(leftBase, rightBase, leftBytes.count) == 0
+            }
         }
     }
 
-    private func forEachField(_ body: (UnsafeRawBufferPointer.SubSequence, UnsafeRawBufferPointer.SubSequence) -> Void) {
+    /// Calls `body` with each field's name and value, in order. The NULs are found with `memchr`: values can be
+    /// kilobytes long.
+    private func forEachField(_ body: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> Void) {
         block.withBytes { bytes in
-            var start = bytes.startIndex
-            while let nameEnd = bytes[start...].firstIndex(of: 0) {
+            guard var start = bytes.baseAddress else { return }
+            let end = start + bytes.count
+            func nextNUL(from position: UnsafeRawPointer) -> UnsafeRawPointer? {
+                memchr(position, 0, end - position).map { UnsafeRawPointer($0) }
+            }
+            while start < end, let nameEnd = nextNUL(from: start) {
                 let valueStart = nameEnd + 1
-                guard let valueEnd = bytes[valueStart...].firstIndex(of: 0) else { return }
-                body(bytes[start..<nameEnd], bytes[valueStart..<valueEnd])
+                guard valueStart <= end, let valueEnd = nextNUL(from: valueStart) else { return }
+                body(UnsafeRawBufferPointer(start: start, count: nameEnd - start),
+                     UnsafeRawBufferPointer(start: valueStart, count: valueEnd - valueStart))
                 start = valueEnd + 1
             }
         }
@@ -90,15 +127,18 @@ extension RawHeaders {
         private final class Storage: ManagedBuffer<Int, UInt8> {}
         private let storage: Storage
 
-        /// A block of `byteCount` bytes, written by `fill` (given their start) before it is returned.
-        static func make(byteCount: Int, fill: (UnsafeMutableRawPointer) -> Void) -> Block {
-            let buffer = Storage.create(minimumCapacity: byteCount) { _ in byteCount }
-            buffer.withUnsafeMutablePointerToElements { fill(UnsafeMutableRawPointer($0)) }
+        /// A block of at most `capacity` bytes, written by `fill` (given their start, returning how many it wrote)
+        /// before it is returned.
+        static func make(capacity: Int, fill: (UnsafeMutableRawPointer) -> Int) -> Block {
+            let buffer = Storage.create(minimumCapacity: capacity) { _ in 0 }
+            let written = buffer.withUnsafeMutablePointerToElements { fill(UnsafeMutableRawPointer($0)) }
+            precondition(written <= capacity, "a header block was written past its capacity")
+            buffer.header = written
             return Block(storage: unsafeDowncast(buffer, to: Storage.self))
         }
 
         /// The block with no fields.
-        static let empty = Block.make(byteCount: 0) { _ in }
+        static let empty = Block.make(capacity: 0) { _ in 0 }
 
         /// How many bytes the block holds.
         var byteCount: Int { storage.header }

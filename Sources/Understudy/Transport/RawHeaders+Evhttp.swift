@@ -17,7 +17,7 @@ extension RawHeaders {
             }
             field = current.pointee.next.tqe_next
         }
-        let block = Block.make(byteCount: total) { start in
+        let block = Block.make(capacity: total) { start in
             var offset = 0
             var field = list.pointee.tqh_first
             while let current = field {
@@ -32,6 +32,7 @@ extension RawHeaders {
                 }
                 field = current.pointee.next.tqe_next
             }
+            return offset
         }
         self.init(block: block, count: fields, longestValue: longest)
     }

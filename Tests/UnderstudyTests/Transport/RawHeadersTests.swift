@@ -22,8 +22,9 @@ import Testing
     /// Bytes from evhttp are kept as they came and repaired only when read: invalid UTF-8 becomes U+FFFD.
     @Test func repairsInvalidUTF8WhenRead() {
         let bytes: [UInt8] = Array("X-Bad".utf8) + [0, 0x41, 0xFF, 0x42, 0]
-        let block = RawHeaders.Block.make(byteCount: bytes.count) { start in
+        let block = RawHeaders.Block.make(capacity: bytes.count) { start in
             bytes.withUnsafeBytes { start.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+            return bytes.count
         }
         let raw = RawHeaders(block: block, count: 1, longestValue: 3)
         #expect(raw["x-bad"] == "A\u{FFFD}B")
@@ -31,6 +32,13 @@ import Testing
         #expect(raw.textByteCount == 8)
         #expect(raw == RawHeaders(block: block, count: 1, longestValue: 3))
         #expect(raw != RawHeaders(["X-Bad": "AB"]))
+    }
+
+    /// A NUL is the block's separator, so one inside a name or value is left out rather than splitting the field.
+    @Test func leavesOutNULsInsideNamesAndValues() {
+        let raw = RawHeaders(["X-\u{0}A": "a\u{0}b\u{0}", "X-B": "c"])
+        #expect(raw.decoded == ["X-A": "ab", "X-B": "c"])
+        #expect(raw.textByteCount == "X-Aab".utf8.count + "X-Bc".utf8.count)
     }
 
     @Test func keepsMultiByteValues() {
