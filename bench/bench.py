@@ -33,6 +33,9 @@ parser.add_argument("--control-room-only", action="store_true",
 parser.add_argument("--tls-only", action="store_true",
                     help="only the HTTPS figures (keep-alive ratio, handshakes/s, idle memory), printed, no report written")
 parser.add_argument("--server-bin", default=None, help="the understudy binary (default .build/release/understudy)")
+parser.add_argument("--fixed-only", action="store_true",
+                    help="only the fixed routes' A/B against the bare server (~27 minutes, the A/A cell included), "
+                         "printed as Markdown, no report written")
 parser.add_argument("--api-only", action="store_true",
                     help="only the proxy, replay and recording figures (issue 22): verdict rows and table, printed")
 args = parser.parse_args()
@@ -1544,6 +1547,23 @@ def report(info, summary, python_results, mock_results, mock_problem, delay, sse
     return text, rows
 
 
+def fixed_route_lines(directory):
+    """The fixed routes' A/B alone (`--fixed-only`): each cell's median ratio, its middle half and the CPU ratio."""
+    understudy = Server("understudy", [UNDERSTUDY, "--port", "0", "--quiet"])
+    map_path = fetch_bodies(understudy, directory)
+    baseline = Server("evhttp-c", [BASELINE, map_path])
+    second_baseline = Server("evhttp-c (A/A)", [BASELINE, map_path])
+    summary = summarise(ab_rounds(understudy, baseline, second_baseline))
+    lines = [f"{AB_ROUNDS} interleaved rounds of {AB_CELL_SECONDS} s cells", "",
+             "| scenario | conns | Understudy req/s | evhttp-c req/s | ratio (middle half) | CPU ratio | bar |",
+             "|---|---|---|---|---|---|---|"]
+    for (name, connections), row in summary.items():
+        bar = "–" if (name, connections) == CALIBRATION else verdict(row["rps_ratio"] >= FIXED_ROUTE_BAR)
+        lines.append(f"| {name} | {connections} | {fmt(row['understudy_rps'])} | {fmt(row['baseline_rps'])} | "
+                     f"{row['rps_ratio']:.2f} ({spread(row['rounds'])}) | {row['cpu_ratio']:.2f} | {bar} |")
+    return lines
+
+
 def main():
     if args.tls_only:
         try:
@@ -1567,6 +1587,14 @@ def main():
             rows, lines = api_report(in_front_of_an_api(directory))
             print("\n".join(f"| {a} | {b} | {c} | **{d}** |" for a, b, c, d in rows))
             print("\n".join(lines))
+        finally:
+            stop_all()
+            shutil.rmtree(directory, ignore_errors=True)
+        return
+    if args.fixed_only:
+        directory = tempfile.mkdtemp(prefix="understudy-bench-")
+        try:
+            print("\n".join(fixed_route_lines(directory)))
         finally:
             stop_all()
             shutil.rmtree(directory, ignore_errors=True)
