@@ -1547,12 +1547,24 @@ def report(info, summary, python_results, mock_results, mock_problem, delay, sse
     return text, rows
 
 
-def fixed_route_lines(directory):
-    """The fixed routes' A/B alone (`--fixed-only`): each cell's median ratio, its middle half and the CPU ratio."""
+def ab_servers(directory):
+    """Understudy, the map of its bodies, the bare server serving them (checked byte for byte) and the A/A copy."""
     understudy = Server("understudy", [UNDERSTUDY, "--port", "0", "--quiet"])
+    log("bodies from Understudy:")
     map_path = fetch_bodies(understudy, directory)
     baseline = Server("evhttp-c", [BASELINE, map_path])
     second_baseline = Server("evhttp-c (A/A)", [BASELINE, map_path])
+    for index, (name, target, headers, _, _) in enumerate(ALL_SCENARIOS):
+        _, _, body = http_get(baseline.port, baseline_target(target, headers))
+        expected = open(os.path.join(directory, f"body-{index}.bin"), "rb").read()
+        if body != expected:
+            sys.exit(f"bench: the baseline's body for {name} differs from Understudy's")
+    return understudy, map_path, baseline, second_baseline
+
+
+def fixed_route_lines(directory):
+    """The fixed routes' A/B alone (`--fixed-only`): each cell's median ratio, its middle half and the CPU ratio."""
+    understudy, _, baseline, second_baseline = ab_servers(directory)
     summary = summarise(ab_rounds(understudy, baseline, second_baseline))
     lines = [f"{AB_ROUNDS} interleaved rounds of {AB_CELL_SECONDS} s cells", "",
              "| scenario | conns | Understudy req/s | evhttp-c req/s | ratio (middle half) | CPU ratio | bar |",
@@ -1612,16 +1624,7 @@ def main():
     directory = tempfile.mkdtemp(prefix="understudy-bench-")
     try:
         log(f"bench: {'quick' if QUICK else 'full'} run; scratch in {directory}")
-        understudy = Server("understudy", [UNDERSTUDY, "--port", "0", "--quiet"])
-        log("bodies from Understudy:")
-        map_path = fetch_bodies(understudy, directory)
-        baseline = Server("evhttp-c", [BASELINE, map_path])
-        second_baseline = Server("evhttp-c (A/A)", [BASELINE, map_path])
-        for index, (name, target, headers, _, _) in enumerate(ALL_SCENARIOS):
-            status, _, body = http_get(baseline.port, baseline_target(target, headers))
-            expected = open(os.path.join(directory, f"body-{index}.bin"), "rb").read()
-            if body != expected:
-                sys.exit(f"bench: the baseline's body for {name} differs from Understudy's")
+        understudy, map_path, baseline, second_baseline = ab_servers(directory)
         cells = ab_rounds(understudy, baseline, second_baseline)
         understudy.stop()
         baseline.stop()
