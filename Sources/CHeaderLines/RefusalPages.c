@@ -177,16 +177,16 @@ __attribute__((noinline)) static void rewrite_if_refusal(struct evbuffer *output
     evbuffer_add(output, reply, length);
 }
 
-/// The output buffer's callback, run on every change to it: only an addition of a page's size that follows at
-/// least the shortest head evhttp writes for one is looked at. (A canned head's long line follows the status
-/// line alone; a reply's body is rarely that small.)
+/// The output buffer's callback, run on every change to it: counts what the socket took, and looks only at an
+/// addition of a page's size that follows at least the shortest head evhttp writes for one. (A canned head's long
+/// line follows the status line alone; a reply's body is rarely that small.)
 static void answer_refusal(struct evbuffer *output, const struct evbuffer_cb_info *info, void *argument) {
-    (void)argument;
+    ((struct understudy_progress *)argument)->bytes_out += info->n_deleted;
     if (info->n_added - page_minimum > page_capacity - page_minimum
         || info->orig_size - head_minimum > head_capacity - head_minimum || info->n_deleted != 0) return;
     rewrite_if_refusal(output, info->orig_size, info->n_added);
 }
 
-int understudy_answer_refusals_as_json(struct evbuffer *output) {
-    return evbuffer_add_cb(output, answer_refusal, NULL) != NULL ? 0 : -1;
+struct evbuffer_cb_entry *understudy_answer_refusals_as_json(struct evbuffer *output, struct understudy_progress *progress) {
+    return evbuffer_add_cb(output, answer_refusal, progress);
 }

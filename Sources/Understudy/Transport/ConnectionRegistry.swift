@@ -2,14 +2,15 @@ import CHeaderLines
 import CLibevent
 
 /// Every client connection of one server, watched (see `ConnectionWatch`) so a request that trickles in for
-/// longer than `requestReadTimeoutSeconds` ends its connection, however steadily its bytes arrive. Used on its
-/// loop thread only.
+/// longer than `requestReadTimeoutSeconds` ends its connection, however steadily its bytes arrive, and so does a
+/// connection idle for `idleTimeoutSeconds` (0: never). Used on its loop thread only.
 final class ConnectionRegistry {
     /// How often the sweep looks at every connection: also how long a closed connection's socket may outlive it.
     static let sweepMilliseconds = 250
 
     private let loop: EventLoop
     private let requestReadTimeoutSeconds: Int
+    private let idleTimeoutSeconds: Int
     private var connections: [OpaquePointer: ConnectionWatch] = [:]
     /// The same watches by socket number, which every request reads: an array index where the dictionary hashed a
     /// pointer. An entry is checked against its bufferevent, since a number is reused once its socket is closed.
@@ -20,29 +21,28 @@ final class ConnectionRegistry {
     /// Decides a request's upload rate from its head, for each connection's watch.
     private let uploadRate: (UnsafeRawBufferPointer) -> (bytesPerSecond: Int, bodyBytes: Int)?
 
-    init(loop: EventLoop, requestReadTimeoutSeconds: Int,
+    init(loop: EventLoop, requestReadTimeoutSeconds: Int, idleTimeoutSeconds: Int,
          uploadRate: @escaping (UnsafeRawBufferPointer) -> (bytesPerSecond: Int, bodyBytes: Int)?) {
         self.loop = loop
         self.requestReadTimeoutSeconds = requestReadTimeoutSeconds
+        self.idleTimeoutSeconds = idleTimeoutSeconds
         self.uploadRate = uploadRate
     }
 
     /// evhttp's bufferevent factory: one socket bufferevent per connection (a TLS one when `tls` is given), with a
     /// 256 KiB single write (replies over libevent's default 16 KiB otherwise leave a small tail segment that Nagle
-    /// and delayed ACK hold for ~40 ms, performance.md), watched from birth. The refusals evhttp sends by itself
-    /// leave it as JSON (`CHeaderLines`' RefusalPages.c).
+    /// and delayed ACK hold for ~40 ms, performance.md), watched from birth.
     func makeBufferEvent(tls: ServerTLSContext?) -> OpaquePointer? {
         guard let bufferEvent = tls.map({ $0.makeBufferEvent(base: loop.base) })
             ?? bufferevent_socket_new(loop.base, -1, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue)) else {
             return nil
         }
-        guard understudy_answer_refusals_as_json(bufferevent_get_output(bufferEvent)) == 0 else {
+        bufferevent_set_max_single_write(bufferEvent, 256 << 10)
+        let watch = ConnectionWatch(bufferEvent: bufferEvent, isSecure: tls != nil, uploadRate: uploadRate)
+        guard watch.start() else {
             bufferevent_free(bufferEvent)
             return nil
         }
-        bufferevent_set_max_single_write(bufferEvent, 256 << 10)
-        let watch = ConnectionWatch(bufferEvent: bufferEvent, isSecure: tls != nil, uploadRate: uploadRate)
-        watch.start()
         connections[bufferEvent] = watch
         startSweep()
         return bufferEvent
@@ -86,15 +86,19 @@ final class ConnectionRegistry {
     }
 
     /// Drops connections evhttp has freed and closes those whose request (or TLS handshake, which is part of the
-    /// first request's arrival) has taken too long to arrive.
+    /// first request's arrival) has taken too long to arrive, and those idle too long.
     private func sweepConnections() {
-        let deadline = EventLoop.monotonicMilliseconds() - Double(requestReadTimeoutSeconds) * 1_000
+        let now = EventLoop.monotonicMilliseconds()
+        let deadline = now - Double(requestReadTimeoutSeconds) * 1_000
+        let idleLimit = Double(idleTimeoutSeconds * 1_000 + ConnectionRegistry.sweepMilliseconds)
         for (bufferEvent, watch) in connections {
             if watch.isReleasedByEvhttp {
                 forget(watch)
                 watch.release()
                 connections[bufferEvent] = nil
             } else if let since = watch.readingSince ?? watch.handshakingSince, since + watch.readAllowance < deadline {
+                watch.close()
+            } else if idleTimeoutSeconds > 0, watch.hasIdled(at: now, longerThan: idleLimit) {
                 watch.close()
             }
         }

@@ -1,8 +1,9 @@
 import CByteSearch
+import CHeaderLines
 import CLibevent
 import Foundation
 
-/// One client connection, watched for how long its current request takes to arrive.
+/// One client connection, watched for how long its current request takes to arrive and for how long it sits idle.
 ///
 /// evhttp's read timeout restarts on every byte, so a client that trickles a request head a byte at a time
 /// (slowloris) holds its connection for ever. The watch notes when the first byte of a request arrives (an
@@ -12,6 +13,10 @@ import Foundation
 /// The watch holds a reference on the bufferevent, so the pointer stays valid after evhttp frees its connection;
 /// the sweep notices that (evhttp clears the callbacks when it lets go) and drops the reference, which closes the
 /// socket. `@unchecked Sendable` is not needed: a watch lives and dies on its loop thread.
+///
+/// The idle timeout is the sweep's too (`hasIdled(at:longerThan:)`): the buffers' callbacks count the bytes that
+/// move (ConnectionProgress.c), where timeouts on the bufferevent's events would update a timer each time evhttp
+/// enables one, about three times a request.
 final class ConnectionWatch {
     let bufferEvent: OpaquePointer
     /// Whether the connection speaks TLS.
@@ -37,6 +42,17 @@ final class ConnectionWatch {
     /// The read limit while a request's body is read at a rate; freed once the request is complete.
     private var readLimit: OpaquePointer?
 
+    /// Bytes read and written so far, counted by C callbacks on the two buffers (their entries below); freed in
+    /// `release()`, after the callbacks are removed.
+    private let progress = UnsafeMutablePointer<understudy_progress>.allocate(capacity: 1)
+    private var countingInput: OpaquePointer?
+    private var countingOutput: OpaquePointer?
+    /// The counts the sweep last saw, and since when (monotonic ms) the connection has waited on its client with
+    /// neither moving.
+    private var seenIn: UInt = 0
+    private var seenOut: UInt = 0
+    private var stillSince = EventLoop.monotonicMilliseconds()
+
     init(bufferEvent: OpaquePointer, isSecure: Bool,
          uploadRate: @escaping (UnsafeRawBufferPointer) -> (bytesPerSecond: Int, bodyBytes: Int)?) {
         self.bufferEvent = bufferEvent
@@ -49,10 +65,37 @@ final class ConnectionWatch {
         isSecure && ServerTLSContext.isHandshaking(bufferEvent) ? acceptedAt : nil
     }
 
-    /// Starts watching: takes a reference on the bufferevent and listens for its first input.
-    func start() {
+    /// Starts watching: counts the bytes that move, answers evhttp's own refusals as JSON (RefusalPages.c), takes a
+    /// reference on the bufferevent and listens for its first input. Returns false when libevent could not add a
+    /// callback; the caller then frees the bufferevent.
+    func start() -> Bool {
+        progress.initialize(to: understudy_progress(bytes_in: 0, bytes_out: 0))
+        countingInput = understudy_count_input(bufferevent_get_input(bufferEvent), progress)
+        countingOutput = understudy_answer_refusals_as_json(bufferevent_get_output(bufferEvent), progress)
+        guard countingInput != nil, countingOutput != nil else {
+            removeCounters()
+            progress.deallocate()
+            return false
+        }
         bufferevent_incref(bufferEvent)
         listenForFirstByte()
+        return true
+    }
+
+    /// Whether the connection has waited on its client for longer than `limit` ms with no byte moving, as the
+    /// sweep sees it at `now`: for a request's bytes (reading is on, between requests too) or to take queued reply
+    /// bytes. A connection whose request the server holds (a delay, a hung reply, a quiet stream) waits on nobody
+    /// but the server, as with evhttp's own timeouts. The sweep looks every `sweepMilliseconds`, so it passes a
+    /// `limit` one sweep longer than the timeout: a connection is never closed early, and at most two sweeps late.
+    func hasIdled(at now: Double, longerThan limit: Double) -> Bool {
+        let enabled = Int32(bufferevent_get_enabled(bufferEvent))
+        let waiting = enabled & Int32(EV_READ) != 0 || (enabled & Int32(EV_WRITE) != 0 && unwrittenBytes > 0)
+        let counts = progress.pointee
+        guard waiting, counts.bytes_in == seenIn, counts.bytes_out == seenOut else {
+            (seenIn, seenOut, stillSince) = (counts.bytes_in, counts.bytes_out, now)
+            return false
+        }
+        return now - stillSince > limit
     }
 
     private func listenForFirstByte() {
@@ -109,7 +152,15 @@ final class ConnectionWatch {
         if let entry { evbuffer_remove_cb_entry(bufferevent_get_input(bufferEvent), entry) }
         entry = nil
         listening = false
+        removeCounters()
+        progress.deallocate()
         bufferevent_decref(bufferEvent)
+    }
+
+    private func removeCounters() {
+        if let countingInput { evbuffer_remove_cb_entry(bufferevent_get_input(bufferEvent), countingInput) }
+        if let countingOutput { evbuffer_remove_cb_entry(bufferevent_get_output(bufferEvent), countingOutput) }
+        (countingInput, countingOutput) = (nil, nil)
     }
 
     /// When the first bytes of a request hold its whole head, asks what rate its body is to be read at and

@@ -72,7 +72,8 @@ final class HTTPTransport: @unchecked Sendable {
         self.configuration = configuration
         self.pipeline = pipeline
         self.upstreamClient = upstreamClient
-        connections = ConnectionRegistry(loop: loop, requestReadTimeoutSeconds: configuration.requestReadTimeoutSeconds) {
+        connections = ConnectionRegistry(loop: loop, requestReadTimeoutSeconds: configuration.requestReadTimeoutSeconds,
+                                         idleTimeoutSeconds: configuration.idleTimeoutSeconds) {
             [pipeline] head in pipeline.uploadRate(forHead: head)
         }
         writer = ReplyWriter(loop: loop) { [pipeline] in
@@ -106,11 +107,12 @@ final class HTTPTransport: @unchecked Sendable {
                                                  .assumingMemoryBound(to: CChar.self))
         evhttp_set_max_headers_size(http, Int(configuration.maximumHeaderSize))
         // evhttp refuses a body over the limit as soon as its Content-Length (or a chunk size) says so, before
-        // buffering it, with a 413 that leaves as JSON (ConnectionRegistry). Lingering close reads and drops the
+        // buffering it, with a 413 that leaves as JSON (ConnectionWatch). Lingering close reads and drops the
         // rest of the body first, so the client gets to read the 413 instead of a reset.
         evhttp_set_max_body_size(http, Int(configuration.maximumBodySize))
         evhttp_set_flags(http, EVHTTP_SERVER_LINGERING_CLOSE)
-        setIdleTimeout(http)
+        // No evhttp timeout: the connections' sweep keeps the idle timeout (ConnectionWatch), because a timeout on
+        // the bufferevent's events updates a timer each time evhttp enables one, about three times a request.
         evhttp_set_gencb(http, { request, argument in
             guard let request, let argument else { return }
             Unmanaged<HTTPTransport>.fromOpaque(argument).takeUnretainedValue().handle(request)
@@ -127,22 +129,6 @@ final class HTTPTransport: @unchecked Sendable {
                 guard let argument else { return nil }
                 return Unmanaged<HTTPTransport>.fromOpaque(argument).takeUnretainedValue().connections.makeBufferEvent(tls: nil)
             }, Unmanaged.passUnretained(self).toOpaque())
-        }
-    }
-
-    /// Closes a connection idle (or stalled, reading or writing) for `idleTimeoutSeconds`. Every connection's
-    /// read and write events are armed with this one duration, again on each request, so it is one of libevent's
-    /// common timeouts: a queue kept in order, with O(1) adds and removals, rather than entries in the base's heap
-    /// (a heap insert and removal for each of them cost every request ~1.3k instructions).
-    private func setIdleTimeout(_ http: OpaquePointer) {
-        guard configuration.idleTimeoutSeconds > 0 else {
-            return evhttp_set_timeout(http, Int32(configuration.idleTimeoutSeconds))
-        }
-        var idle = timeval(tv_sec: configuration.idleTimeoutSeconds, tv_usec: 0)
-        if let common = event_base_init_common_timeout(loop.base, &idle) {
-            evhttp_set_timeout_tv(http, common)
-        } else {
-            evhttp_set_timeout(http, Int32(configuration.idleTimeoutSeconds))
         }
     }
 

@@ -28,14 +28,6 @@ import UnderstudyTestSupport
         return (seconds, try #require(response))
     }
 
-    /// Runs blocking socket work on a thread of its own and waits for it: a paced read blocks for seconds, which on
-    /// a global-queue worker would starve whatever else the suite runs there (URLSession's work, index builds).
-    private static func offThePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: work()) }.start()
-        }
-    }
-
     /// A rate is never beaten (the schedule is fixed from the start, so nothing can go early), and is held to within
     /// a factor a loaded machine cannot reach by scheduling alone. How close it comes is a benchmark's figure
     /// (`make bench`'s connections paced at `rate=16k`), not a test's: on two cores running the whole suite, one
@@ -124,7 +116,7 @@ import UnderstudyTestSupport
                 server.faults.startSession("seeded", seed: 99)
                 let request = "GET \(Self.largeTarget) HTTP/1.1\r\nHost: localhost\r\nX-Understudy-Session: seeded\r\n"
                     + "X-Understudy-Fault: rate=1m; stall=200ms..400ms\r\n\r\n"
-                let arrivals = await Self.offThePool { () -> [(Date, Int)] in
+                let arrivals = await offThePool { () -> [(Date, Int)] in
                     guard let connection = try? RawHTTPConnection(port: port, receiveTimeoutSeconds: 30) else { return [] }
                     var arrivals: [(Date, Int)] = []
                     var total = 0

@@ -5,7 +5,7 @@ import UnderstudyTestSupport
 
 /// Clients that send slowly hold a connection each, and nothing else.
 @Suite struct SlowClientTests {
-    /// 500 clients trickling a request head one byte at a time: each byte restarts evhttp's idle timer, so only
+    /// 500 clients trickling a request head one byte at a time: each byte restarts the idle timeout, so only
     /// the request-read limit ends them; meanwhile everyone else is served at once.
     @Test func tricklingClientsAreCutOffWhileOthersAreServed() async throws {
         try await withServer({ $0.requestReadTimeoutSeconds = 1 }) { server, client in

@@ -16,8 +16,14 @@ import Testing
     /// What `output` holds after `pieces` are added one by one, each a change the callback sees.
     private func output(after pieces: [String], frozen: Bool = false) -> (text: String, stillFrozen: Bool) {
         let buffer = evbuffer_new()!
-        defer { evbuffer_free(buffer) }
-        #expect(understudy_answer_refusals_as_json(buffer) == 0)
+        // Kept by the callback past the call, so not an inout argument's temporary address.
+        let progress = UnsafeMutablePointer<understudy_progress>.allocate(capacity: 1)
+        progress.initialize(to: understudy_progress(bytes_in: 0, bytes_out: 0))
+        defer {
+            evbuffer_free(buffer)
+            progress.deallocate()
+        }
+        #expect(understudy_answer_refusals_as_json(buffer, progress) != nil)
         if frozen { evbuffer_freeze(buffer, 1) }
         for piece in pieces { evbuffer_add(buffer, piece, piece.utf8.count) }
         // A frozen front refuses to drain, even nothing; and to be copied out.
@@ -27,6 +33,31 @@ import Testing
         var bytes = [UInt8](repeating: 0, count: length)
         evbuffer_copyout(buffer, &bytes, length)
         return (String(decoding: bytes, as: UTF8.self), stillFrozen)
+    }
+
+    /// The same callback counts what the socket takes from the buffer, and a second one what it reads into the
+    /// input: the idle sweep's evidence that a connection moves.
+    @Test func theBytesThatMoveAreCounted() {
+        let output = evbuffer_new()!
+        let input = evbuffer_new()!
+        let progress = UnsafeMutablePointer<understudy_progress>.allocate(capacity: 1)
+        progress.initialize(to: understudy_progress(bytes_in: 0, bytes_out: 0))
+        defer {
+            evbuffer_free(output)
+            evbuffer_free(input)
+            progress.deallocate()
+        }
+        #expect(understudy_answer_refusals_as_json(output, progress) != nil)
+        #expect(understudy_count_input(input, progress) != nil)
+        evbuffer_add(output, "HTTP/1.1 200 OK\r\n", 17)
+        #expect(progress.pointee.bytes_out == 0)
+        evbuffer_drain(output, 10)
+        evbuffer_drain(output, 7)
+        #expect(progress.pointee.bytes_out == 17)
+        evbuffer_add(input, "GET / HTTP/1.1\r\n", 16)
+        evbuffer_drain(input, 16)
+        #expect(progress.pointee.bytes_in == 16)
+        #expect(progress.pointee.bytes_out == 17)
     }
 
     @Test func evhttpsPageBecomesJSONWithTheSameHeadLines() {
