@@ -1,14 +1,17 @@
 import Foundation
 
 /// What decides a request's upload rate, read from its head as it arrives, before evhttp reads the body: the
-/// fault it asks for (`X-Understudy-Fault`, else `_fault` in its query) and its session. Only these; the rest of
-/// the head is evhttp's to parse.
+/// fault it asks for (`X-Understudy-Fault`, else `_fault` in its query) when that could set one, and its session.
+/// Only these; the rest of the head is evhttp's to parse.
 ///
 /// Every request's head is read so, on the loop, before evhttp parses it again: it is read in place, a line at a
 /// time (found with `memchr`), looking only at the start of each header line, and only the values it keeps become
 /// `String`s. Splitting the head into `String` lines cost a request that sent a fault header ~69k instructions,
-/// and a byte-by-byte search of every head for the words that could matter ~2.6k.
+/// and a byte-by-byte search of every head for the words that could matter ~2.6k. A fault that names neither
+/// `uprate` nor `profile` (the directives that set an upload rate) is left for the pipeline: making it a `String`
+/// and parsing it here too cost a request with `X-Understudy-Fault: status=503` ~2k instructions.
 struct RequestHead: Equatable {
+    /// The fault asked for, when its text names `uprate` or `profile`; nil for any other (which sets no rate).
     var fault: String?
     var session: String?
     /// `X-Understudy-Token`, which a server with an admin token needs before it honours a fault.
@@ -25,17 +28,28 @@ struct RequestHead: Equatable {
         if RequestHead.mayName(RequestHead.queryWord, in: requestLine) {
             let text = String(decoding: requestLine, as: UTF8.self)
             let target = text.split(separator: " ").dropFirst().first ?? ""
-            if let mark = target.firstIndex(of: "?") {
-                fault = QueryParameters(target[target.index(after: mark)...])["_fault"]
+            if let mark = target.firstIndex(of: "?"),
+               let asked = QueryParameters(target[target.index(after: mark)...])["_fault"],
+               RequestHead.mayAskForUploadRate(asked.utf8) {
+                fault = asked
             }
         }
         while let line = lines.next(), !line.isEmpty {
             // Every name read here starts with `x` or `c`: other lines are passed over on their first byte.
             let initial = line[0] | 0x20
-            guard initial == UInt8(ascii: "x") || initial == UInt8(ascii: "c"),
-                  let colon = line.firstIndex(of: UInt8(ascii: ":")) else { continue }
+            guard initial == UInt8(ascii: "x") || initial == UInt8(ascii: "c"), let base = line.baseAddress,
+                  let found = memchr(base, Int32(UInt8(ascii: ":")), line.count) else { continue }
+            let colon = UnsafeRawPointer(found) - base
             guard let field = RequestHead.field(named: UnsafeRawBufferPointer(rebasing: line[..<colon])) else { continue }
-            let value = RequestHead.trimmed(UnsafeRawBufferPointer(rebasing: line[(colon + 1)...]))
+            let bytes = UnsafeRawBufferPointer(rebasing: line[(colon + 1)...])
+            if field == .fault {
+                // The last fault field wins, as any other read here; one that sets no rate leaves none.
+                if !RequestHead.mayAskForUploadRate(bytes) {
+                    if bytes.contains(where: { !RequestHead.isSpace($0) }) { fault = nil }
+                    continue
+                }
+            }
+            let value = RequestHead.trimmed(bytes)
             switch field {
             case .fault where !value.isEmpty: fault = value
             case .session where !value.isEmpty: session = value
@@ -67,12 +81,42 @@ struct RequestHead: Equatable {
     /// `value` without JavaScript's whitespace around it. ASCII whitespace is cut from the bytes; only a value
     /// that then starts or ends outside ASCII needs the Unicode rules (`trimmingJSWhitespace`).
     private static func trimmed(_ value: UnsafeRawBufferPointer) -> String {
-        let isSpace = { (byte: UInt8) in byte == 0x20 || (0x09...0x0D).contains(byte) }
         guard let first = value.firstIndex(where: { !isSpace($0) }), let last = value.lastIndex(where: { !isSpace($0) }) else {
             return ""
         }
         let text = String(decoding: value[first...last], as: UTF8.self)
         return value[first] < 0x80 && value[last] < 0x80 ? text : text.trimmingJSWhitespace()
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || (0x09...0x0D).contains(byte)
+    }
+
+    /// Whether `text` holds `uprate` or `profile`, in any case (directive names are read so): the only directives
+    /// that set an upload rate. A fault without either is not parsed here.
+    private static func mayAskForUploadRate<Bytes: Collection<UInt8>>(_ text: Bytes) -> Bool {
+        var index = text.startIndex
+        while index != text.endIndex {
+            switch text[index] | 0x20 {
+            case UInt8(ascii: "u") where startsWith(text[index...], "uprate"): return true
+            case UInt8(ascii: "p") where startsWith(text[index...], "profile"): return true
+            default: text.formIndex(after: &index)
+            }
+        }
+        return false
+    }
+
+    /// Whether `text` starts with the lower-case `word`, in any case.
+    private static func startsWith<Bytes: Collection<UInt8>>(_ text: Bytes, _ word: StaticString) -> Bool {
+        var index = text.startIndex
+        for offset in 0..<word.utf8CodeUnitCount {
+            guard index != text.endIndex else { return false }
+            var byte = text[index]
+            if byte >= 0x41, byte <= 0x5A { byte |= 0x20 }
+            if byte != word.utf8Start[offset] { return false }
+            text.formIndex(after: &index)
+        }
+        return true
     }
 
     /// What a query parameter naming a fault holds: `_fault`, or its underscore percent-encoded.
@@ -100,18 +144,12 @@ struct RequestHead: Equatable {
         return false
     }
 
-    /// ASCII case-insensitive equality of a field name with a lower-case literal.
+    /// ASCII case-insensitive equality of a field name with a lower-case literal (libc's `strncasecmp`, which
+    /// reads no further than the literal's length: the name need not end in a NUL).
     private static func equals(_ name: UnsafeRawBufferPointer, _ literal: StaticString) -> Bool {
-        guard name.count == literal.utf8CodeUnitCount, name.first.map({ $0 | 0x20 }) == literal.utf8Start.pointee else {
-            return false
-        }
-        let letters = literal.utf8Start
-        for index in 0..<name.count {
-            var byte = name[index]
-            if byte >= 0x41, byte <= 0x5A { byte |= 0x20 }
-            if byte != letters[index] { return false }
-        }
-        return true
+        guard name.count == literal.utf8CodeUnitCount, let base = name.baseAddress else { return false }
+        return strncasecmp(base.assumingMemoryBound(to: CChar.self),
+                           UnsafeRawPointer(literal.utf8Start).assumingMemoryBound(to: CChar.self), name.count) == 0
     }
 }
 

@@ -25,7 +25,8 @@ public final class UnderstudyServer: Sendable {
         public var maximumBodySize = 1 << 20
         /// Request heads over this many bytes are refused by evhttp.
         public var maximumHeaderSize = 64 << 10
-        /// Seconds a connection may sit idle (or stall mid-request) before it is closed.
+        /// Seconds a connection may wait on its client with no byte moving (idle between requests, or stalled
+        /// mid-request or mid-reply) before it is closed; 0 keeps idle connections open.
         public var idleTimeoutSeconds = 60
         /// Seconds a request may take to arrive in full, from its first byte: a client trickling its head a byte
         /// at a time (slowloris) is cut off after this, though each byte restarts the idle timeout.

@@ -90,7 +90,7 @@ final class ConnectionRegistry {
     private func sweepConnections() {
         let now = EventLoop.monotonicMilliseconds()
         let deadline = now - Double(requestReadTimeoutSeconds) * 1_000
-        let idleLimit = Double(idleTimeoutSeconds * 1_000 + ConnectionRegistry.sweepMilliseconds)
+        let idleLimit = Double(idleTimeoutSeconds) * 1_000 + Double(ConnectionRegistry.sweepMilliseconds)
         for (bufferEvent, watch) in connections {
             if watch.isReleasedByEvhttp {
                 forget(watch)

@@ -29,8 +29,11 @@ import Testing
     }
 
     @Test func aValueKeepsItsColonsAndTheLastFieldWins() {
-        let read = head("POST / HTTP/1.1\r\nX-Understudy-Fault: uprate=1k\r\nX-UNDERSTUDY-FAULT: status=503; message=a:b\r\n\r\n")
-        #expect(read?.fault == "status=503; message=a:b")
+        let read = head("POST / HTTP/1.1\r\nX-Understudy-Fault: status=503\r\nX-UNDERSTUDY-FAULT: uprate=1k; message=a:b\r\n\r\n")
+        #expect(read?.fault == "uprate=1k; message=a:b")
+        // The last one sets no rate, so none is read; a blank one is as good as none.
+        #expect(head("POST / HTTP/1.1\r\nX-Understudy-Fault: uprate=1k\r\nX-Understudy-Fault: status=503\r\n\r\n") == nil)
+        #expect(head("POST / HTTP/1.1\r\nX-Understudy-Fault: uprate=1k\r\nX-Understudy-Fault:  \r\n\r\n")?.fault == "uprate=1k")
         // A name with anything around it is another field.
         #expect(head("POST / HTTP/1.1\r\n X-Understudy-Fault: uprate=1k\r\nX-Understudy-Faults: uprate=1k\r\n\r\n") == nil)
     }
@@ -46,6 +49,15 @@ import Testing
         #expect(head("POST / HTTP/1.1\nX-Understudy-Fault: uprate=1k\r\n\r\n") == nil)
         #expect(head("POST / HTTP/1.1\r\nX-Understudy-Session: s\nX: y\r\n\r\n")?.session == "s\nX: y")
         #expect(head("POST / HTTP/1.1\r\n\r\nX-Understudy-Fault: uprate=1k\r\n\r\n") == nil)
+    }
+
+    /// Only `uprate` and `profile` set an upload rate: any other fault is the pipeline's to read, not the head's.
+    @Test func aFaultThatSetsNoRateIsNotRead() {
+        #expect(head("GET /products/1 HTTP/1.1\r\nX-Understudy-Fault: status=503\r\n\r\n") == nil)
+        #expect(head("GET /p?_fault=status%3D503 HTTP/1.1\r\n\r\n") == nil)
+        #expect(head("POST / HTTP/1.1\r\nX-Understudy-Fault: delay=1s; PROFILE=3g\r\n\r\n")?.fault == "delay=1s; PROFILE=3g")
+        #expect(head("POST / HTTP/1.1\r\nX-Understudy-Fault: UpRate=2k\r\n\r\n")?.fault == "UpRate=2k")
+        #expect(head("POST / HTTP/1.1\r\nX-Understudy-Fault: status=503\r\nX-Understudy-Session: s\r\n\r\n")?.fault == nil)
     }
 
     @Test func aHeadThatAsksForNothingIsNotRead() {
