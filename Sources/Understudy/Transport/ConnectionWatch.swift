@@ -5,7 +5,7 @@ import Foundation
 
 /// One client connection, watched for how long its current request takes to arrive and for how long it sits idle.
 ///
-/// evhttp's read timeout restarts on every byte, so a client that trickles a request head a byte at a time
+/// The idle timeout restarts on every byte, so a client that trickles a request head a byte at a time
 /// (slowloris) holds its connection for ever. The watch notes when the first byte of a request arrives (an
 /// `evbuffer` callback on the connection's input, disabled again until the request is complete) and the
 /// loop's sweep closes a connection whose request is still incomplete after `requestReadTimeoutSeconds`.
