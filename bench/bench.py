@@ -902,7 +902,7 @@ def catalogues(directory):
         folder = os.path.join(directory, f"catalogue-{size}")
         os.makedirs(folder, exist_ok=True)
         file_bytes = write_catalogue(size, folder)
-        startups = [startup_ms(["--fixtures", folder], timeout=180) for _ in range(1 if size >= 100_000 else 3)]
+        startups = [startup_ms(["--fixtures", folder], timeout=180) for _ in range(3)]
         server = Server("understudy", [UNDERSTUDY, "--port", "0", "--quiet", "--fixtures", folder], ready_timeout=180)
         try:
             first = first_index_requests(server.port)
@@ -916,6 +916,7 @@ def catalogues(directory):
             server.stop()
         first.update(first_filter_requests(folder))
         rows.append({"size": size, "file_mb": file_bytes / 1e6, "startup_ms": median([s[0] for s in startups]),
+                     "startup_runs": [s[0] for s in startups],
                      "startup_rss": median([s[1] for s in startups]), "rss_after": rss,
                      "one_rps": one["rps"], "search_rps": search["rps"], "unique_rps": unique["rps"],
                      "unique_p50": unique["p50"], "unique_cpu": unique["cpu_us"], "page_cpu": page["cpu_us"], **first})
@@ -1422,7 +1423,8 @@ def report(info, summary, python_results, mock_results, mock_problem, delay, sse
         rss_factor = largest["startup_rss"] / (largest["file_mb"] * 1e6 / 2**20)
         rows.append((f"{largest['size']:,} products ({largest['file_mb']:.0f} MB file): start-up, RSS, uncached search",
                      "start ≤ 1 s, RSS ≤ 3× the file, uncached search ≤ 5 ms CPU",
-                     f"start {largest['startup_ms']:,.0f} ms, RSS {largest['startup_rss']:.0f} MiB = "
+                     f"start {largest['startup_ms']:,.0f} ms (median of "
+                     f"{', '.join(f'{run:,.0f}' for run in largest['startup_runs'])}), RSS {largest['startup_rss']:.0f} MiB = "
                      f"{rss_factor:.2f}× the file, uncached search {largest['unique_cpu'] / 1000:.2f} ms CPU",
                      verdict(largest["startup_ms"] <= 1000 and rss_factor <= 3 and largest["unique_cpu"] <= 5000)))
         index_ok = max(largest["first_search_loop_ms"], largest["first_sort_loop_ms"], largest["sort_again_loop_ms"],

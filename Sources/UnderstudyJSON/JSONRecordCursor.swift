@@ -81,12 +81,17 @@ struct JSONRecordCursor {
             let firstMember = members.count
             recordBase = recordOut
             guard object(), index - recordStart < Int(UInt32.max) else { return false }
-            let text = if written == recordOut {
-                UnsafeBufferPointer(rebasing: input[recordStart..<index])
+            let text: UnsafeBufferPointer<UInt8>
+            if written == recordOut {
+                text = UnsafeBufferPointer(rebasing: input[recordStart..<index])
+                // Handed over as the input: the gap after it must not copy it to the output (for a file of one
+                // record a line, that copied the whole file).
+                runStart = index
             } else {
-                UnsafeBufferPointer(rebasing: flush(upTo: index)[recordOut...])
+                text = UnsafeBufferPointer(rebasing: flush(upTo: index)[recordOut...])
             }
-            records.append(JSONRecordScanner.Record(text: text, members: firstMember..<members.count, canonical: canonical))
+            records.append(JSONRecordScanner.Record(text: text, source: recordStart..<index,
+                                                    members: firstMember..<members.count, canonical: canonical))
             skipWhitespace()
             if peek(UInt8(ascii: ",")) { index += 1; continue }
             guard peek(UInt8(ascii: "]")) else { return false }

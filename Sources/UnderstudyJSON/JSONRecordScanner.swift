@@ -30,6 +30,8 @@ package enum JSONRecordScanner {
     package struct Record {
         /// Valid only inside `use` of `scan`: it points into the input, or into the scanner's copy without whitespace.
         package let text: UnsafeBufferPointer<UInt8>
+        /// Where the record was read in the input, whitespace and all: never shorter than `text`.
+        package let source: Range<Int>
         package let members: Range<Int>
         package let canonical: Bool
     }
@@ -43,17 +45,22 @@ package enum JSONRecordScanner {
     package static func scan<Result>(
         _ bytes: [UInt8], wrapperKey: String, _ use: (_ records: [Record], _ members: [Member]) -> Result?
     ) -> Result? {
+        bytes.withUnsafeBufferPointer { scan($0, wrapperKey: wrapperKey, use) }
+    }
+
+    /// Reads every element of the text at `input`, which must stay unchanged until `use` returns.
+    package static func scan<Result>(
+        _ input: UnsafeBufferPointer<UInt8>, wrapperKey: String, _ use: (_ records: [Record], _ members: [Member]) -> Result?
+    ) -> Result? {
         let wrapper = JSONWriter.encode(.string(wrapperKey))
-        return bytes.withUnsafeBufferPointer { input in
-            // The copy without whitespace is never longer than the input.
-            let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: max(input.count, 1))
-            defer { scratch.deallocate() }
-            var cursor = JSONRecordCursor(input: input, out: scratch)
-            // Capacity is only address space until written: reserving it saves growing (and copying) the lists.
-            cursor.members.reserveCapacity(input.count / 16)
-            cursor.records.reserveCapacity(input.count / 256)
-            guard cursor.document(wrapper: wrapper) else { return nil }
-            return use(cursor.records, cursor.members)
-        }
+        // The copy without whitespace is never longer than the input; only records holding whitespace are copied.
+        let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: max(input.count, 1))
+        defer { scratch.deallocate() }
+        var cursor = JSONRecordCursor(input: input, out: scratch)
+        // Capacity is only address space until written: reserving it saves growing (and copying) the lists.
+        cursor.members.reserveCapacity(input.count / 16)
+        cursor.records.reserveCapacity(input.count / 256)
+        guard cursor.document(wrapper: wrapper) else { return nil }
+        return use(cursor.records, cursor.members)
     }
 }

@@ -129,7 +129,7 @@ public final class Catalog: Sendable {
             // The built-in users, parsed when first asked for, as in the standard catalogue.
             return Catalog(products: products, userStore: Locked(nil), userLoader: { standard.users }, collections: collections)
         }
-        let users = try FixtureLoader.users(from: usersBytes, file: usersPath)
+        let users = try FixtureLoader.users(from: Array(usersBytes.bytes), file: usersPath)
         return Catalog(products: products, userStore: Locked(users), userLoader: nil, collections: collections)
     }
 
@@ -141,30 +141,16 @@ public final class Catalog: Sendable {
         }
     }
 
-    /// The file's bytes, read straight into an array: `FileManager.contents(atPath:)` gives `Data`, and copying it
-    /// into an array doubled the memory a 160 MB file touched at start-up.
-    private static func read(_ path: String) throws(FixtureError) -> [UInt8]? {
+    /// The file's bytes, read straight into the buffer its records will be served from (`RecordArena`).
+    private static func read(_ path: String) throws(FixtureError) -> RecordArena? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         let descriptor = open(path, O_RDONLY)
-        var status = stat()
         guard descriptor >= 0 else { throw FixtureError(file: path, line: nil, column: nil, path: nil, reason: "cannot be read") }
         defer { close(descriptor) }
-        guard fstat(descriptor, &status) == 0 else {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, let bytes = RecordArena(reading: descriptor, size: Int(status.st_size)) else {
             throw FixtureError(file: path, line: nil, column: nil, path: nil, reason: "cannot be read")
         }
-        let size = Int(status.st_size)
-        var failed = false
-        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
-            count = 0
-            if let base = buffer.baseAddress { RecordArena.preferHugePages(UnsafeMutableRawPointer(base), size) }
-            while count < size {
-                let got = Foundation.read(descriptor, buffer.baseAddress! + count, size - count)
-                if got < 0, errno == EINTR { continue }
-                guard got > 0 else { failed = got < 0; break }
-                count += got
-            }
-        }
-        guard !failed else { throw FixtureError(file: path, line: nil, column: nil, path: nil, reason: "cannot be read") }
         return bytes
     }
 }

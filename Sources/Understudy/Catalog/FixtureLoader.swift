@@ -13,11 +13,16 @@ enum FixtureLoader {
     /// The products of a file as `/products` serves them, grouped by category: by the scanner when it takes the
     /// file and every product passes the checks, else by the full parse, which reports the first problem.
     static func products(from bytes: [UInt8], file: String) throws(FixtureError) -> RecordCollection {
+        try products(from: RecordArena(copying: bytes), file: file)
+    }
+
+    /// The products of a file's bytes, which the records then borrow.
+    static func products(from text: RecordArena, file: String) throws(FixtureError) -> RecordCollection {
         let loaded: Products
-        if let scanned = scannedProducts(from: bytes) {
+        if let scanned = scannedProducts(from: text) {
             loaded = scanned
         } else {
-            loaded = try parsedProducts(from: bytes, file: file)
+            loaded = try parsedProducts(from: Array(text.bytes), file: file)
         }
         return RecordCollection(name: "products", records: loaded.records, searchFields: Catalog.searchFields["products"],
                                 groups: (field: "category", values: loaded.categories))
@@ -75,8 +80,13 @@ enum FixtureLoader {
     /// Your own collection, `DIR/<name>.json`: a bare array or `{"<name>": [...]}` of objects, each with an `id`
     /// (an integer or a non-empty string) used by no other item.
     static func collection(named name: String, from bytes: [UInt8], file: String) throws(FixtureError) -> RecordCollection {
-        if let scanned = scannedCollection(named: name, from: bytes) { return RecordCollection(name: name, records: scanned) }
-        return RecordCollection(name: name, records: try parsedCollection(named: name, from: bytes, file: file))
+        try collection(named: name, from: RecordArena(copying: bytes), file: file)
+    }
+
+    /// Your own collection from a file's bytes, which the records then borrow.
+    static func collection(named name: String, from text: RecordArena, file: String) throws(FixtureError) -> RecordCollection {
+        if let scanned = scannedCollection(named: name, from: text) { return RecordCollection(name: name, records: scanned) }
+        return RecordCollection(name: name, records: try parsedCollection(named: name, from: Array(text.bytes), file: file))
     }
 
     static func parsedCollection(named name: String, from bytes: [UInt8], file: String) throws(FixtureError) -> [PreparedRecord] {

@@ -17,7 +17,7 @@ import Testing
 
     @Test func productsAreTheParsersByteForByte() throws {
         for bytes in [Array(DefaultFixtures.productsJSON.utf8), spaced(DefaultFixtures.productsJSON), Array(oddlyWritten.utf8)] {
-            let scanned = try #require(FixtureLoader.scannedProducts(from: bytes))
+            let scanned = try #require(FixtureLoader.scannedProducts(from: RecordArena(copying: bytes)))
             let parsed = try FixtureLoader.parsedProducts(from: bytes, file: "products.json")
             #expect(scanned.records.map(\.idText) == parsed.records.map(\.idText))
             #expect(scanned.records.map(\.integerID) == parsed.records.map(\.integerID))
@@ -30,7 +30,7 @@ import Testing
     func collectionsAreTheParsersByteForByte(_ name: String) throws {
         let text = try #require(DefaultFixtures.resourcesJSON[name])
         for bytes in [Array(text.utf8), spaced(text)] {
-            let scanned = try #require(FixtureLoader.scannedCollection(named: name, from: bytes))
+            let scanned = try #require(FixtureLoader.scannedCollection(named: name, from: RecordArena(copying: bytes)))
             let parsed = try FixtureLoader.parsedCollection(named: name, from: bytes, file: "\(name).json")
             #expect(scanned.map(\.idText) == parsed.map(\.idText))
             #expect(scanned.map(\.integerID) == parsed.map(\.integerID))
@@ -38,8 +38,28 @@ import Testing
         }
     }
 
+    /// Records are served from the file's bytes where they stand: written compact, as read; with whitespace,
+    /// compacted at the start of their own span.
+    @Test func recordsAreServedFromTheFilesOwnBytes() throws {
+        let mixed = Array(#"[{"id":1,"title":"a","category":"c"},{"id": 2, "title": "b", "category": "c"},  {"id":3,"title":"c","category":"c"}]"#.utf8)
+        let text = RecordArena(copying: mixed)
+        let scanned = try #require(FixtureLoader.scannedProducts(from: text))
+        let parsed = try FixtureLoader.parsedProducts(from: mixed, file: "products.json")
+        #expect(scanned.records.map(\.encoded.bytes) == parsed.records.map(\.encoded.bytes))
+        #expect(scanned.records.map { $0.encoded.base - text.base } == [1, 37, 80])
+    }
+
+    @Test func aFileThatFailsACheckIsLeftAsReadForTheParse() throws {
+        let failing = spaced(#"[{"id":1,"title":"a","category":"c"},{"id":1,"title":"b","category":"c"}]"#)
+        let text = RecordArena(copying: failing)
+        #expect(FixtureLoader.scannedProducts(from: text) == nil)
+        #expect(Array(text.bytes) == failing)
+        let error = try #require(throws: FixtureError.self) { try FixtureLoader.products(from: text, file: "products.json") }
+        #expect(error.reason.contains("duplicate product id 1"))
+    }
+
     @Test func stringIDsAreKeptAsWritten() throws {
-        let records = try #require(FixtureLoader.scannedCollection(named: "notes", from: Array(#"[{"id":"a-1"},{"id":5}]"#.utf8)))
+        let records = try #require(FixtureLoader.scannedCollection(named: "notes", from: RecordArena(copying: Array(#"[{"id":"a-1"},{"id":5}]"#.utf8))))
         #expect(records.map(\.idText) == ["a-1", "5"])
         #expect(records.map(\.integerID) == [nil, 5])
     }
@@ -55,13 +75,13 @@ import Testing
         #"[{"id": 1, "title": 7, "category": "c"}]"#,
     ])
     func productsThatFailACheckAreLeftToTheParse(_ text: String) {
-        #expect(FixtureLoader.scannedProducts(from: Array(text.utf8)) == nil)
+        #expect(FixtureLoader.scannedProducts(from: RecordArena(copying: Array(text.utf8))) == nil)
         #expect(throws: FixtureError.self) { try FixtureLoader.products(from: Array(text.utf8), file: "products.json") }
     }
 
     @Test func collectionsWithoutUsableIDsAreLeftToTheParse() {
         for text in [#"[{"id": 1}, {"id": 1}]"#, #"[{"name": "x"}]"#, #"[{"id": ""}]"#, #"[{"id": true}]"#] {
-            #expect(FixtureLoader.scannedCollection(named: "notes", from: Array(text.utf8)) == nil)
+            #expect(FixtureLoader.scannedCollection(named: "notes", from: RecordArena(copying: Array(text.utf8))) == nil)
         }
     }
 }
