@@ -37,6 +37,22 @@ import Testing
         #expect(records[1].members.map(\.1) == ["2", "true", "null", "[[],{}]", "0.25"])
     }
 
+    /// A record written compact is handed over as the input itself (nothing copied), one with whitespace as a copy;
+    /// each names its span of the input.
+    @Test func compactRecordsAreNotCopied() throws {
+        let input = Array("[{\"a\":1},\n {\"b\": 2},\n{\"c\":3}]".utf8)
+        let spans = JSONRecordScanner.scan(input, wrapperKey: "items") { records, _ in
+            input.withUnsafeBufferPointer { buffer in
+                records.map { record in
+                    (record.source, record.text.baseAddress == buffer.baseAddress! + record.source.lowerBound)
+                }
+            }
+        }
+        let found = try #require(spans)
+        #expect(found.map(\.0) == [1..<8, 11..<19, 21..<28])
+        #expect(found.map(\.1) == [true, false, true])
+    }
+
     @Test(arguments: [#"1.0"#, #"1e3"#, #"-0"#, #"1234567890123456"#, #"0.10"#, #""\u00e9""#, #""a\/b""#, #""é""#])
     func valuesTheWriterWritesOtherwiseAreFlagged(_ value: String) throws {
         let records = try #require(scan("[{\"v\":\(value)}]"))
