@@ -10,9 +10,14 @@ final class CannedReply {
     /// The applied fault's normalised spec, for the journal.
     let fault: String?
     /// The status line after the status code, through the rate-limit lines up to the remaining count: the reason
-    /// phrase, then every field as `\r\nName: value`, then `\r\nX-RateLimit-Limit: 100\r\nX-RateLimit-Remaining: `.
-    /// Not NUL-terminated. (See `CannedHead` for why the head rides on the status line.)
+    /// phrase, then every field as `\r\nName: value`, then `\r\nX-RateLimit-Limit: 100\r\nX-RateLimit-Remaining: `
+    /// (without that last part when the reply brings counters of its own). Not NUL-terminated. (See `CannedHead`
+    /// for why the head rides on the status line.)
     let prefix: UnsafeMutableBufferPointer<CChar>
+    /// Whether the head carries the server's live rate-limit counters. False when the fields already name
+    /// `X-RateLimit-Limit` (a replayed answer recorded with the counters of the API it came from): those are sent
+    /// as recorded, as the pipeline sends them.
+    let liveCounters: Bool
     /// Whether the first field is `Content-Type`, so evhttp must not add its default one.
     let setsContentType: Bool
     /// After the remaining count.
@@ -30,9 +35,10 @@ final class CannedReply {
         self.fault = fault
         let fields = headers.isEmpty ? [(name: "Content-Type", value: HTTPResponse.jsonContentType)] : headers
         setsContentType = fields[0].name.caseInsensitiveEquals("Content-Type")
+        liveCounters = !fields.contains { $0.name.caseInsensitiveEquals("X-RateLimit-Limit") }
         var text = ReasonPhrase.forStatus(status)
         for field in fields { text += "\r\n\(field.name): \(field.value)" }
-        text += "\r\nX-RateLimit-Limit: \(RateLimitWindow.limit)\r\nX-RateLimit-Remaining: "
+        if liveCounters { text += "\r\nX-RateLimit-Limit: \(RateLimitWindow.limit)\r\nX-RateLimit-Remaining: " }
         prefix = CannedReply.buffer(Array(text.utf8).map { CChar(bitPattern: $0) })
         suffix = CannedReply.buffer(Array((etag.map { "\r\nETag: \($0)" } ?? "").utf8).map { CChar(bitPattern: $0) })
         contentLength = CannedReply.buffer(Array(String(body.count).utf8CString))

@@ -48,12 +48,12 @@ final class ReplyCache {
 
     /// Cans `response`, the one recorded answer a plain GET of `target` gets, when its head is one the canned path
     /// writes byte for byte as the pipeline would: `Content-Type` first (evhttp adds its own default when no field
-    /// is called that), no counters of its own (the canned head adds DummyJSON's), a 2xx with a body.
+    /// is called that), a 2xx with a body. Recorded rate-limit counters (an API that sends DummyJSON's, as
+    /// DummyJSON and Understudy do) are kept as recorded, where the canned head would add the server's own.
     func rememberReplay(_ response: HTTPResponse, for target: String) {
         guard replayReplies[target] == nil, replayReplies.count < ReplyCache.maximumReplayReplies,
               (200..<300).contains(response.status), response.status != 204, response.body.count > 0,
-              response.headers.fields.first?.name.lowercased() == "content-type",
-              response.headers["X-RateLimit-Limit"] == nil else { return }
+              response.headers.fields.first?.name.lowercased() == "content-type" else { return }
         let body: SharedBytes
         switch response.body {
         case .shared(let shared): body = shared

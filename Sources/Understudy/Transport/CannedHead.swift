@@ -67,10 +67,12 @@ final class CannedHead {
     func send(_ reply: CannedReply, on request: OpaquePointer, headers: UnsafeMutablePointer<evkeyvalq>,
               remaining: Int, resetsAt: Int) {
         var end = copy(UnsafeBufferPointer(reply.prefix), at: 0)
-        end = writeDecimal(remaining, at: end)
-        end = resetLabel.withUnsafeBufferPointer { copy($0, at: end) }
-        if reset.value != resetsAt { reset = (resetsAt, Array(String(resetsAt).utf8).map { CChar(bitPattern: $0) }) }
-        end = reset.digits.withUnsafeBufferPointer { copy($0, at: end) }
+        if reply.liveCounters {
+            end = writeDecimal(remaining, at: end)
+            end = resetLabel.withUnsafeBufferPointer { copy($0, at: end) }
+            if reset.value != resetsAt { reset = (resetsAt, Array(String(resetsAt).utf8).map { CChar(bitPattern: $0) }) }
+            end = reset.digits.withUnsafeBufferPointer { copy($0, at: end) }
+        }
         end = copy(UnsafeBufferPointer(reply.suffix), at: end)
         block[end] = 0
         length.update(from: reply.contentLength.baseAddress!, count: reply.contentLength.count)

@@ -13,6 +13,11 @@ import UnderstudyRecording
         let json: [RecordedExchange.Header] = [.init("Content-Type", "application/json; charset=utf-8"), .init("X-Trace", "a")]
         writer.append(RecordedExchange(request: .init(method: "GET", path: "/items/1"),
                                        response: .init(status: 200, headers: json, body: Array(#"{"id":1}"#.utf8))))
+        // Recorded from an API that sends DummyJSON's rate-limit counters (DummyJSON, or an Understudy upstream).
+        let counted = json + [.init("X-RateLimit-Limit", "100"), .init("X-RateLimit-Remaining", "97"),
+                              .init("X-RateLimit-Reset", "1796279607")]
+        writer.append(RecordedExchange(request: .init(method: "GET", path: "/counted/1"),
+                                       response: .init(status: 200, headers: counted, body: Array(#"{"id":7}"#.utf8))))
         for answer in ["first", "second"] {
             writer.append(RecordedExchange(request: .init(method: "GET", path: "/poll"),
                                            response: .init(status: 200, headers: json, body: Array(#""\#(answer)""#.utf8))))
@@ -51,6 +56,28 @@ import UnderstudyRecording
             // A fault still reaches a canned target: it goes the whole way through the pipeline.
             connection.write("GET /items/1 HTTP/1.1\r\nHost: localhost\r\nX-Understudy-Fault: status=503\r\n\r\n")
             #expect(try #require(connection.readResponse()).status == 503)
+        }
+    }
+
+    /// An answer recorded with rate-limit counters of its own keeps them, canned or not: the same head each time,
+    /// with no second set of counters.
+    @Test func recordedCountersAreSentAsRecordedCannedOrNot() async throws {
+        try await withReplay { server in
+            let connection = try RawHTTPConnection(port: server.port)
+            var heads: [String] = []
+            for _ in 0..<3 {
+                connection.write("GET /counted/1 HTTP/1.1\r\nHost: localhost\r\n\r\n")
+                let reply = try #require(connection.readResponse())
+                #expect(String(decoding: reply.body, as: UTF8.self) == #"{"id":7}"#)
+                heads.append(reply.head.split(separator: "\r\n").filter { !$0.hasPrefix("Date:") }.joined(separator: "\n"))
+            }
+            #expect(heads[1] == heads[0])
+            #expect(heads[2] == heads[0])
+            let lines = heads[0].split(separator: "\n")
+            #expect(lines.filter { $0.hasPrefix("X-RateLimit-") } == ["X-RateLimit-Limit: 100", "X-RateLimit-Remaining: 97",
+                                                                     "X-RateLimit-Reset: 1796279607"])
+            #expect(lines.contains("X-Trace: a"))
+            #expect(lines.contains { $0.hasPrefix("ETag: W/") })
         }
     }
 
