@@ -34,7 +34,7 @@ extension Catalog {
             }, searchFields: Catalog.searchFields[name])
         } else {
             do {
-                let loaded = try FixtureLoader.collection(named: name, from: Array((DefaultFixtures.resourcesJSON[name] ?? "[]").utf8),
+                let loaded = try FixtureLoader.collection(named: name, from: RecordArena(copying: (DefaultFixtures.resourcesJSON[name] ?? "[]").utf8),
                                                           file: "<embedded \(name).json>")
                 collection = RecordCollection(name: name, records: loaded.records, searchFields: Catalog.searchFields[name])
             } catch {

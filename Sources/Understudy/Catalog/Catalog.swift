@@ -46,7 +46,7 @@ public final class Catalog: Sendable {
     /// The catalogue compiled into Understudy: 194 products in 24 categories and the test users.
     public static let standard: Catalog = {
         do {
-            let products = try FixtureLoader.products(from: Array(DefaultFixtures.productsJSON.utf8),
+            let products = try FixtureLoader.products(from: RecordArena(copying: DefaultFixtures.productsJSON.utf8),
                                                       file: "<embedded products.json>")
             return Catalog(products: products, userStore: Locked(nil), userLoader: {
                 do {

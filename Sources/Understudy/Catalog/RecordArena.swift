@@ -15,12 +15,13 @@ final class RecordArena: Sendable {
     /// How many bytes the file has.
     let count: Int
 
-    /// A copy of `bytes` (a text given in memory rather than read from a file).
-    init(copying bytes: [UInt8]) {
+    /// A copy of `bytes` (a text given in memory rather than read from a file, such as the embedded fixtures).
+    init(copying bytes: some Collection<UInt8>) {
         count = bytes.count
-        base = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1), alignment: 16)
+        let base = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1), alignment: 16)
         RecordArena.preferHugePages(base, count)
-        bytes.withUnsafeBytes { if let source = $0.baseAddress { base.copyMemory(from: source, byteCount: $0.count) } }
+        UnsafeMutableRawBufferPointer(start: base, count: count).copyBytes(from: bytes)
+        self.base = base
     }
 
     /// The first `size` bytes of the open file `descriptor` (fewer if it ends sooner), or nil when reading fails.
@@ -31,14 +32,15 @@ final class RecordArena: Sendable {
     init?(reading descriptor: Int32, size: Int) {
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: max(size, 1), alignment: 16)
         RecordArena.preferHugePages(buffer, size)
-        let parts = size < 8 << 20 ? 1 : min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 8)
+        let count = size < 8 << 20 ? 1 : min(max(ProcessInfo.processInfo.activeProcessorCount, 1), 8)
+        let parts = (0..<count).map { size * $0 / count..<size * ($0 + 1) / count }
         // Each part's end as read: short when the file ended sooner, -1 when reading failed.
-        let ends = Locked([Int](repeating: 0, count: parts))
+        let ends = Locked([Int](repeating: 0, count: count))
         // Unchecked, as a raw pointer must be: each part writes its own range, and `concurrentPerform` returns
         // only when every part has.
         nonisolated(unsafe) let target = buffer
-        DispatchQueue.concurrentPerform(iterations: parts) { part in
-            let end = RecordArena.readPart(descriptor, into: target, size * part / parts..<size * (part + 1) / parts)
+        DispatchQueue.concurrentPerform(iterations: count) { part in
+            let end = RecordArena.readPart(descriptor, into: target, parts[part])
             ends.withLock { $0[part] = end }
         }
         let partEnds = ends.withLock { $0 }
@@ -46,10 +48,9 @@ final class RecordArena: Sendable {
             buffer.deallocate()
             return nil
         }
-        // A part that came up short is where the file ended (it shrank after `fstat`): what lies past it is not the file.
-        let shortPart = (0..<parts).first { partEnds[$0] < size * ($0 + 1) / parts }
         base = buffer
-        count = shortPart.map { partEnds[$0] } ?? size
+        // The first part that came up short is where the file ended (it shrank after `fstat`).
+        self.count = zip(parts, partEnds).first { $0.1 < $0.0.upperBound }?.1 ?? size
     }
 
     /// Reads `range` of the file into the same range of `buffer`; returns where reading stopped, or -1 on an error.

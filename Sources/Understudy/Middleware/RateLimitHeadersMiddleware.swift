@@ -11,7 +11,7 @@ struct RateLimitHeadersMiddleware: ReplyMiddleware {
     mutating func prepare(_ plan: inout ReplyDraft) {
         let counted = count(plan)
         // A 429 from a fault, or a reply counted in a rate-limit bucket, carries its own counters.
-        guard plan.response.headers["X-RateLimit-Limit"] == nil else { return }
+        guard !plan.response.headers.carriesRateLimitCounters else { return }
         plan.response.headers.add("X-RateLimit-Limit", String(RateLimitWindow.limit))
         plan.response.headers.add("X-RateLimit-Remaining", String(counted.remaining))
         plan.response.headers.add("X-RateLimit-Reset", String(counted.resetsAt))

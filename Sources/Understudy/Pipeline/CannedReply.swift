@@ -14,9 +14,8 @@ final class CannedReply {
     /// (without that last part when the reply brings counters of its own). Not NUL-terminated. (See `CannedHead`
     /// for why the head rides on the status line.)
     let prefix: UnsafeMutableBufferPointer<CChar>
-    /// Whether the head carries the server's live rate-limit counters. False when the fields already name
-    /// `X-RateLimit-Limit` (a replayed answer recorded with the counters of the API it came from): those are sent
-    /// as recorded, as the pipeline sends them.
+    /// Whether the head carries the server's live rate-limit counters: not when the fields bring their own (a
+    /// replayed answer recorded with its API's), which are sent as they are, as the middleware leaves them.
     let liveCounters: Bool
     /// Whether the first field is `Content-Type`, so evhttp must not add its default one.
     let setsContentType: Bool
@@ -35,7 +34,7 @@ final class CannedReply {
         self.fault = fault
         let fields = headers.isEmpty ? [(name: "Content-Type", value: HTTPResponse.jsonContentType)] : headers
         setsContentType = fields[0].name.caseInsensitiveEquals("Content-Type")
-        liveCounters = !fields.contains { $0.name.caseInsensitiveEquals("X-RateLimit-Limit") }
+        liveCounters = !HTTPHeaders(fields).carriesRateLimitCounters
         var text = ReasonPhrase.forStatus(status)
         for field in fields { text += "\r\n\(field.name): \(field.value)" }
         if liveCounters { text += "\r\nX-RateLimit-Limit: \(RateLimitWindow.limit)\r\nX-RateLimit-Remaining: " }

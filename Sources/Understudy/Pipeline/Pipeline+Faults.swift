@@ -61,7 +61,7 @@ extension Pipeline {
             if spec.expireToken { skipped.insert("expire-token") }
             route(incoming, into: &plan, fault: spec, payloadSeed: outcome.payloadSeed)
         }
-        if plan.response.headers["X-RateLimit-Limit"] == nil {
+        if !plan.response.headers.carriesRateLimitCounters {
             for (name, value) in bucketHeaders { plan.response.headers.add(name, value) }
         }
         let isForwarded = plan.delivery.isForwarded

@@ -30,6 +30,15 @@ import UnderstudyRecording
         try await body(server)
     }
 
+    /// Three plain GETs of `path` in a row on `connection`: the first goes through the pipeline, the others may be
+    /// canned.
+    private func threeReplies(to path: String, on connection: RawHTTPConnection) throws -> [RawResponse] {
+        try (0..<3).map { _ in
+            connection.write("GET \(path) HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            return try #require(connection.readResponse())
+        }
+    }
+
     /// One reply's text with the lines that differ by the second masked.
     private func masked(_ response: RawResponse) -> String {
         response.head.split(separator: "\r\n").map { line in
@@ -41,11 +50,7 @@ import UnderstudyRecording
     @Test func aCannedReplayedAnswerIsByteForByteThePipelinesOne() async throws {
         try await withReplay { server in
             let connection = try RawHTTPConnection(port: server.port)
-            var replies: [RawResponse] = []
-            for _ in 0..<3 {
-                connection.write("GET /items/1 HTTP/1.1\r\nHost: localhost\r\n\r\n")
-                replies.append(try #require(connection.readResponse()))
-            }
+            let replies = try threeReplies(to: "/items/1", on: connection)
             #expect(masked(replies[0]).contains("X-Trace: a"))
             #expect(masked(replies[0]).contains("ETag: W/"))
             #expect(masked(replies[1]) == masked(replies[0]))
@@ -63,14 +68,9 @@ import UnderstudyRecording
     /// with no second set of counters.
     @Test func recordedCountersAreSentAsRecordedCannedOrNot() async throws {
         try await withReplay { server in
-            let connection = try RawHTTPConnection(port: server.port)
-            var heads: [String] = []
-            for _ in 0..<3 {
-                connection.write("GET /counted/1 HTTP/1.1\r\nHost: localhost\r\n\r\n")
-                let reply = try #require(connection.readResponse())
-                #expect(String(decoding: reply.body, as: UTF8.self) == #"{"id":7}"#)
-                heads.append(reply.head.split(separator: "\r\n").filter { !$0.hasPrefix("Date:") }.joined(separator: "\n"))
-            }
+            let replies = try threeReplies(to: "/counted/1", on: try RawHTTPConnection(port: server.port))
+            #expect(replies.allSatisfy { String(decoding: $0.body, as: UTF8.self) == #"{"id":7}"# })
+            let heads = replies.map { $0.head.split(separator: "\r\n").filter { !$0.hasPrefix("Date:") }.joined(separator: "\n") }
             #expect(heads[1] == heads[0])
             #expect(heads[2] == heads[0])
             let lines = heads[0].split(separator: "\n")
@@ -83,12 +83,8 @@ import UnderstudyRecording
 
     @Test func aSequenceIsNeverCanned() async throws {
         try await withReplay { server in
-            let connection = try RawHTTPConnection(port: server.port)
-            var bodies: [String] = []
-            for _ in 0..<3 {
-                connection.write("GET /poll HTTP/1.1\r\nHost: localhost\r\n\r\n")
-                bodies.append(String(decoding: try #require(connection.readResponse()).body, as: UTF8.self))
-            }
+            let replies = try threeReplies(to: "/poll", on: try RawHTTPConnection(port: server.port))
+            let bodies = replies.map { String(decoding: $0.body, as: UTF8.self) }
             #expect(bodies == [#""first""#, #""second""#, #""second""#])
         }
     }
