@@ -33,7 +33,7 @@ struct AdminGate: Sendable {
 
     /// Whether `path` belongs to the admin API.
     static func isAdmin(_ path: some StringProtocol) -> Bool {
-        path.hasPrefix(AdminRoutes.prefix)
+        path.hasPrefix(AdminPath.prefix)
     }
 
     /// Whether a reply to this request may carry CORS headers: every public route does (DummyJSON answers any

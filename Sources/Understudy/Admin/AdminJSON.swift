@@ -73,37 +73,6 @@ enum AdminJSON {
         return profile
     }
 
-    /// A rule from `{"match": {...}, "fault": "...", "times", "after", "probability", "session"}`.
-    static func decodeRule(_ fields: JSONObject) throws(APIError) -> FaultRule {
-        try allowOnly(["match", "fault", "times", "after", "probability", "session"], in: fields)
-        guard let fault = fields["fault"]?.stringValue, !fault.isEmpty else {
-            throw APIError(400, "Invalid 'fault' - required: a fault spec such as \"status=503; retry-after=1\"")
-        }
-        var match = FaultRule.Match()
-        if let value = fields["match"] {
-            guard case .object(let object) = value else { throw APIError(400, "Invalid 'match' - must be an object") }
-            try allowOnly(["method", "path", "header", "headers", "query"], in: object, prefix: "match.")
-            match.method = try string(object["method"], "match.method")?.uppercased()
-            match.path = try string(object["path"], "match.path")
-            match.headers = try strings(object["header"] ?? object["headers"], "match.header")
-            match.query = try strings(object["query"], "match.query")
-        }
-        let times = try integer(fields["times"], "times", minimum: 1)
-        let after = try integer(fields["after"], "after", minimum: 0) ?? 0
-        var probability = 1.0
-        if let value = fields["probability"], value != .null {
-            guard let number = value.doubleValue, (0...1).contains(number) else {
-                throw APIError(400, "Invalid 'probability' - must be a number from 0 to 1")
-            }
-            probability = number
-        }
-        let session = try string(fields["session"], "session")
-        if let session, let problem = FaultController.problem(withSessionID: session) {
-            throw APIError(400, "Invalid 'session' - \(problem); leave it out for a rule that applies to every request")
-        }
-        return FaultRule(match: match, fault: fault, times: times, after: after, probability: probability, session: session)
-    }
-
     /// A seed: any 64-bit unsigned integer, read from the number's text, so a derived seed the server reported
     /// (which uses the full range, past the 2^53 a `Double` keeps) opens the same session again.
     static func seed(_ value: JSONValue) throws(APIError) -> UInt64 {
@@ -111,37 +80,6 @@ enum AdminJSON {
             throw APIError(400, "Invalid 'seed' - must be a whole number from 0 to \(UInt64.max)")
         }
         return seed
-    }
-
-    static func allowOnly(_ keys: Set<String>, in object: JSONObject, prefix: String = "") throws(APIError) {
-        if let unknown = object.keys.first(where: { !keys.contains($0) }) {
-            throw APIError(400, "Unknown field '\(prefix)\(unknown)'; expected \(keys.sorted().map { prefix + $0 }.joined(separator: ", "))")
-        }
-    }
-
-    private static func string(_ value: JSONValue?, _ name: String) throws(APIError) -> String? {
-        guard let value, value != .null else { return nil }
-        guard let string = value.stringValue else { throw APIError(400, "Invalid '\(name)' - must be a string") }
-        return string
-    }
-
-    private static func strings(_ value: JSONValue?, _ name: String) throws(APIError) -> [String: String] {
-        guard let value, value != .null else { return [:] }
-        guard case .object(let object) = value else { throw APIError(400, "Invalid '\(name)' - must be an object of strings") }
-        var result: [String: String] = [:]
-        for entry in object.entries {
-            guard let string = entry.value.stringValue else { throw APIError(400, "Invalid '\(name).\(entry.key)' - must be a string") }
-            result[entry.key] = string
-        }
-        return result
-    }
-
-    private static func integer(_ value: JSONValue?, _ name: String, minimum: Int) throws(APIError) -> Int? {
-        guard let value, value != .null else { return nil }
-        guard let int = value.intValue, int >= minimum else {
-            throw APIError(400, "Invalid '\(name)' - must be a whole number of \(minimum) or more")
-        }
-        return int
     }
 
     private static func dictionary(_ values: [String: String]) -> JSONValue {

@@ -12,35 +12,31 @@ struct RecordingControls {
 /// `/__understudy/recording`: start and stop recording what the upstream answers, snapshot the last forwarded
 /// exchanges into a directory, and see what is recorded and what the replayed recording missed.
 extension AdminRoutes {
-    func recordingRoute(_ request: HTTPRequest, method: String, _ segments: [String]) throws(APIError) -> HTTPResponse {
-        switch (method, segments.count == 2 ? segments[1] : nil, segments.count) {
-        case ("GET", nil, _):
-            return json(recordingStatus())
-        case ("POST", nil, 1):
-            guard recording.upstream != nil else { throw needsUpstream("Recording") }
-            let writer = try writer(from: try body(of: request), allowing: ["directory", "redact", "redactFields"])
-            recording.recorder.use(writer)
-            return json(recordingStatus(), status: 201)
-        case ("DELETE", nil, 1):
-            guard recording.recorder.isRecording else { throw APIError(409, "Nothing is being recorded") }
-            let status = recordingStatus()
-            recording.recorder.use(nil)
-            return json(status)
-        case ("POST", "snapshot"?, 2):
-            guard recording.upstream != nil else { throw needsUpstream("A snapshot") }
-            let writer = try writer(from: try body(of: request), allowing: ["directory", "redact", "redactFields"])
-            let count = recording.recorder.snapshot(into: writer)
-            return json(.object(JSONObject([
-                .init(key: "directory", value: .string(writer.directory.path)),
-                .init(key: "exchanges", value: .number(JSONNumber(count))),
-            ])), status: 201)
-        default:
-            // The router only sends the requests above.
-            throw APIError(404, "Admin route \(method) \(request.path) not found")
-        }
+    func startRecording(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        guard recording.upstream != nil else { throw needsUpstream("Recording") }
+        let writer = try writer(from: try body(of: request), allowing: ["directory", "redact", "redactFields"])
+        recording.recorder.use(writer)
+        return json(recordingStatus(), status: 201)
     }
 
-    private func recordingStatus() -> JSONValue {
+    func stopRecording() throws(APIError) -> HTTPResponse {
+        guard recording.recorder.isRecording else { throw APIError(409, "Nothing is being recorded") }
+        let status = recordingStatus()
+        recording.recorder.use(nil)
+        return json(status)
+    }
+
+    func snapshot(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        guard recording.upstream != nil else { throw needsUpstream("A snapshot") }
+        let writer = try writer(from: try body(of: request), allowing: ["directory", "redact", "redactFields"])
+        let count = recording.recorder.snapshot(into: writer)
+        return json(.object(JSONObject([
+            .init(key: "directory", value: .string(writer.directory.path)),
+            .init(key: "exchanges", value: .number(JSONNumber(count))),
+        ])), status: 201)
+    }
+
+    func recordingStatus() -> JSONValue {
         let state = recording.recorder.current
         let failures = state.writer?.failures ?? []
         let strings: ([String]) -> JSONValue = { .array($0.map(JSONValue.string)) }
@@ -66,7 +62,7 @@ extension AdminRoutes {
 
     /// A writer for `{"directory": "…", "redact": true, "redactFields": ["…"]}`.
     private func writer(from fields: JSONObject, allowing keys: Set<String>) throws(APIError) -> RecordingWriter {
-        try AdminJSON.allowOnly(keys, in: fields)
+        try FaultJSON.allowOnly(keys, in: fields)
         guard let directory = fields["directory"]?.stringValue, !directory.isEmpty else {
             throw APIError(400, "Invalid 'directory' - required: the directory to record into, e.g. \"recordings/login\"")
         }

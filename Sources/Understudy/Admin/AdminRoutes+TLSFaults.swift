@@ -1,37 +1,41 @@
 import UnderstudyJSON
 
 extension AdminRoutes {
-    /// `/__understudy/tls-faults`: `POST {"fault": "expired", "times": 2}` queues a TLS fault for the next
-    /// handshakes (after those queued), `POST {"fault": "reset", "serverName": "api.localhost"}` sets one for every
-    /// handshake asking for that name, `GET` lists what is set and what was presented (a failed handshake never
-    /// reaches the journal), `DELETE` drops what is set.
-    func tlsFaults(_ request: HTTPRequest, method: String) throws(APIError) -> HTTPResponse {
+    /// `GET /__understudy/tls-faults`: what is set and what was presented (a failed handshake never reaches the
+    /// journal).
+    func listTLSFaults() throws(APIError) -> HTTPResponse {
+        let queue = try tlsQueue()
+        let presented = queue.presented
+        let byServerName = queue.byServerName
+        // Only when a name has one, so the reply keeps its bytes for a server with none.
+        let named: [JSONObject.Entry] = byServerName.isEmpty ? []
+            : [.init(key: "byServerName", value: .array(byServerName.map(AdminJSON.tlsFault)))]
+        return json(.object(JSONObject([.init(key: "tlsFaults", value: .array(queue.queued.map(pending)))] + named + [
+            .init(key: "presented", value: .number(JSONNumber(presented.count))),
+            .init(key: "recent", value: .array(presented.recent.map(self.presented))),
+        ])))
+    }
+
+    /// `POST {"fault": "expired", "times": 2}` queues a TLS fault for the next handshakes (after those queued),
+    /// `POST {"fault": "reset", "serverName": "api.localhost"}` sets one for every handshake asking for that name.
+    func addTLSFault(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        let queue = try tlsQueue()
+        let fault = try FaultJSON.tlsFault(try body(of: request))
+        try set([fault], on: queue)
+        switch fault.handshakes {
+        case .next(let times):
+            return json(pending(TLSFaultQueue.Pending(fault: fault.kind, remaining: times)), status: 201)
+        case .serverName:
+            return json(AdminJSON.tlsFault(fault), status: 201)
+        }
+    }
+
+    /// The TLS fault queue, or a 409 when the server serves no HTTPS.
+    func tlsQueue() throws(APIError) -> TLSFaultQueue {
         guard let queue = transport.tlsFaults else {
             throw APIError(409, "This server serves no HTTPS: start it with --tls or --tls-port to queue TLS faults")
         }
-        switch method {
-        case "POST":
-            let fault = try AdminJSON.decodeTLSFault(try body(of: request))
-            try set([fault], on: queue)
-            switch fault.handshakes {
-            case .next(let times):
-                return json(pending(TLSFaultQueue.Pending(fault: fault.kind, remaining: times)), status: 201)
-            case .serverName:
-                return json(AdminJSON.tlsFault(fault), status: 201)
-            }
-        case "DELETE":
-            return deleted(queue.removeAll())
-        default:
-            let presented = queue.presented
-            let byServerName = queue.byServerName
-            // Only when a name has one, so the reply keeps its bytes for a server with none.
-            let named: [JSONObject.Entry] = byServerName.isEmpty ? []
-                : [.init(key: "byServerName", value: .array(byServerName.map(AdminJSON.tlsFault)))]
-            return json(.object(JSONObject([.init(key: "tlsFaults", value: .array(queue.queued.map(pending)))] + named + [
-                .init(key: "presented", value: .number(JSONNumber(presented.count))),
-                .init(key: "recent", value: .array(presented.recent.map(self.presented))),
-            ])))
-        }
+        return queue
     }
 
     /// Sets every fault of `faults`, or none of them: each is checked against the server's certificate first.

@@ -11,7 +11,7 @@
 /// no framing (a page steering the server must not be clickjacked), scripts and connections from its own origin
 /// only.
 enum ControlRoomAssets {
-    static let feedPath = AdminRoutes.prefix + "/events"
+    static let feedPath = AdminPath.prefix + "/events"
 
     private struct Asset {
         let type: String
@@ -19,9 +19,9 @@ enum ControlRoomAssets {
     }
 
     private static let assets: [String: Asset] = [
-        AdminRoutes.prefix + "/": Asset(type: "text/html; charset=utf-8", body: SharedBytes(PackageResources.control_room_html)),
-        AdminRoutes.prefix + "/control-room.css": Asset(type: "text/css; charset=utf-8", body: SharedBytes(PackageResources.control_room_css)),
-        AdminRoutes.prefix + "/control-room.js": Asset(type: "text/javascript; charset=utf-8", body: SharedBytes(script)),
+        AdminPath.prefix + "/": Asset(type: "text/html; charset=utf-8", body: SharedBytes(PackageResources.control_room_html)),
+        AdminPath.prefix + "/control-room.css": Asset(type: "text/css; charset=utf-8", body: SharedBytes(PackageResources.control_room_css)),
+        AdminPath.prefix + "/control-room.js": Asset(type: "text/javascript; charset=utf-8", body: SharedBytes(script)),
     ]
 
     /// The headers every asset carries.
@@ -35,7 +35,7 @@ enum ControlRoomAssets {
     ]
 
     /// What the page needs to know before it asks for anything: whether to ask for the admin token.
-    static let configPath = AdminRoutes.prefix + "/control-room.json"
+    static let configPath = AdminPath.prefix + "/control-room.json"
 
     /// The asset at the request's path (GET and HEAD; any other method is a 405), or nil when the path is not one.
     static func response(for request: HTTPRequest, tokenRequired: Bool) -> HTTPResponse? {

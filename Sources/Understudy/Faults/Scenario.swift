@@ -62,7 +62,7 @@ public struct Scenario: Sendable {
             let path: [JSONPathComponent] = [.key("rules"), .index(index)]
             guard case .object(let fields) = element else { throw failure(path, "expected a rule object") }
             do {
-                let rule = try AdminJSON.decodeRule(fields)
+                let rule = try FaultJSON.rule(fields)
                 _ = try FaultSpec(parsing: rule.fault)
                 scenario.rules.append(rule)
             } catch let error as APIError {
@@ -81,7 +81,7 @@ public struct Scenario: Sendable {
                     throw failure(path, "expected a TLS fault object such as {\"fault\": \"expired\", \"times\": 2}")
                 }
                 do throws(APIError) {
-                    scenario.tlsFaults.append(try AdminJSON.decodeTLSFault(fields))
+                    scenario.tlsFaults.append(try FaultJSON.tlsFault(fields))
                 } catch {
                     throw failure(path, error.message)
                 }

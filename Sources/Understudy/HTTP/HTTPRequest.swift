@@ -97,7 +97,7 @@ struct HTTPRequest: Sendable {
         }
         decodedQuery = decodesQuery ? rawQuery.map(QueryParameters.init) ?? QueryParameters() : nil
         parts = Parts(method: method, target: target, rawQuery: rawQuery, headers: headers, body: body,
-                      faultHeader: faultHeader, sessionHeader: sessionHeader, hasOriginOrCondition: hasOriginOrCondition, isAdmin: target.hasPrefix(AdminRoutes.prefix),
+                      faultHeader: faultHeader, sessionHeader: sessionHeader, hasOriginOrCondition: hasOriginOrCondition, isAdmin: target.hasPrefix(AdminPath.prefix),
                       startedAt: startedAt, arrivedAt: arrivedAt, isSecure: isSecure)
     }
 

@@ -50,6 +50,15 @@ final class CannedReply {
                   fault: nil)
     }
 
+    /// The most a canned head may take, status line and fields: the transport's buffer for it (`CannedHead`).
+    static let maximumHeadBytes = 2_048
+
+    /// Whether the head fits the transport's buffer: checked when a reply is canned (a resource reply always fits;
+    /// a fault spec near its 1 KiB cap may not, and is then answered by the pipeline instead).
+    var fitsCannedHead: Bool {
+        prefix.count + suffix.count + 64 < CannedReply.maximumHeadBytes
+    }
+
     deinit {
         prefix.deallocate()
         suffix.deallocate()

@@ -3,8 +3,8 @@ import UnderstudyJSON
 
 extension Pipeline {
     /// Decides the reply for a request the fast path did not answer: its fault (header, `_fault` query, or the
-    /// first eligible rule, with every draw it needs, under one lock), then the routed or replaced response, the
-    /// delivery and the delay.
+    /// first eligible rule, with every draw it needs, under one lock), then the responder's answer or the reply the
+    /// fault puts in its place, the delivery and the delay.
     func faultedPlan(for incoming: HTTPRequest) -> ReplyDraft {
         let session = incoming.session
         var plan = ReplyDraft(request: incoming, response: HTTPResponse(status: 200), session: session)
@@ -14,7 +14,8 @@ extension Pipeline {
             return plan
         }
         // A forwarded request's kind is known once the upstream answers: rules for either kind may fire.
-        let isStream: Bool? = upstream == nil ? servesBuiltInRoutes && router.isStreamRequest(incoming) : nil
+        let kind = responder.kind(of: incoming)
+        let isStream = kind.isStream
         let requested: FaultBook.Decision?
         do {
             requested = try requestedFault(incoming)
@@ -22,12 +23,12 @@ extension Pipeline {
             plan.response = APIError(400, error.description).response
             return plan
         }
-        let now = EventLoop.monotonicMilliseconds()
+        let now = monotonicMilliseconds()
         let outcome = faults.withBook {
             $0.decide(for: incoming, session: session, isStream: isStream, requested: requested, nowMilliseconds: now)
         }
         guard let decision = outcome.decision else {
-            route(incoming, into: &plan, fault: nil, payloadSeed: outcome.payloadSeed)
+            answer(incoming, as: kind, into: &plan, fault: nil, payloadSeed: outcome.payloadSeed)
             return plan
         }
         let spec = decision.spec
@@ -59,7 +60,7 @@ extension Pipeline {
             Cookies.clearTokens(secure: incoming.isSecure, in: &plan.response.headers)
         } else {
             if spec.expireToken { skipped.insert("expire-token") }
-            route(incoming, into: &plan, fault: spec, payloadSeed: outcome.payloadSeed)
+            answer(incoming, as: kind, into: &plan, fault: spec, payloadSeed: outcome.payloadSeed)
         }
         if !plan.response.headers.carriesRateLimitCounters {
             for (name, value) in bucketHeaders { plan.response.headers.add(name, value) }
@@ -100,11 +101,11 @@ extension Pipeline {
     /// client's error (400); an empty one (`X-Understudy-Fault:` with nothing after it, `_fault=`) is as good as none.
     private func requestedFault(_ incoming: HTTPRequest) throws(FaultSpecError) -> FaultBook.Decision? {
         if let header = incoming.headers[FaultHeaders.fault] {
-            let spec = try parsedSpec(header)
+            let spec = try specs.parsed(header)
             if !spec.isEmpty { return FaultBook.Decision(spec: spec, source: .header) }
         }
         if let query = incoming.query["_fault"] {
-            let spec = try parsedSpec(query)
+            let spec = try specs.parsed(query)
             if !spec.isEmpty { return FaultBook.Decision(spec: spec, source: .query) }
         }
         return nil
@@ -117,32 +118,18 @@ extension Pipeline {
         }
     }
 
-    private func route(_ incoming: HTTPRequest, into plan: inout ReplyDraft, fault: FaultSpec?, payloadSeed: UInt64) {
-        if let replayed = replayedResponse(for: incoming) {
-            plan.response = replayed
-            return
-        }
-        if upstream != nil {
+    /// The responder's answer, into `plan`: a forwarded one is a `.proxy` delivery, whose faults are decided after.
+    private func answer(_ incoming: HTTPRequest, as kind: RequestKind, into plan: inout ReplyDraft, fault: FaultSpec?,
+                        payloadSeed: UInt64) {
+        switch responder.respond(to: incoming, as: kind, fault: fault, seed: payloadSeed) {
+        case .reply(let response, let delayMilliseconds, let delivery):
+            plan.response = response
+            plan.delayMilliseconds += delayMilliseconds
+            plan.delivery = delivery
+        case .forward:
             // The upstream answers, later: the delivery forwards the request once any delay is over.
             plan.delivery = .proxy(ProxyPlan())
-            return
         }
-        if let stream = router.streamPlan(for: incoming, fault: fault, seed: payloadSeed) {
-            switch stream {
-            case .success(let streamPlan) where streamPlan.isComplete:
-                // Nothing is left to send: 204 is what tells an EventSource to stop reconnecting.
-                plan.response = HTTPResponse(status: 204)
-            case .success(let streamPlan):
-                plan.response = streamPlan.head
-                if incoming.method == "GET" { plan.delivery = .stream(streamPlan) }
-            case .failure(let error):
-                plan.response = error.response
-            }
-            return
-        }
-        let routed = router.route(incoming, seed: payloadSeed)
-        plan.response = routed.response
-        plan.delayMilliseconds += routed.delayMilliseconds
     }
 
     private func corrupt(_ response: inout HTTPResponse, _ malformation: FaultSpec.Malformation) {
@@ -155,5 +142,26 @@ extension Pipeline {
             guard let value = try? JSONParser.parse(original) else { return }
             response.body = .bytes(JSONWriter.encode(FaultedResponses.wrongShape(value)))
         }
+    }
+
+    /// How a forwarded request's faults act: a connection fault needs no upstream (nothing is forwarded), every
+    /// other body fault goes into the delivery, which applies it to the upstream's reply as it arrives.
+    static func forwarded(_ spec: FaultSpec, sendsBody: Bool, skipped: Set<String>, garbage: [UInt8],
+                          scheduleSeed: UInt64) -> ReplyPlan.Delivery {
+        switch spec.connection {
+        case .empty?: return .empty
+        case .reset(afterHeaders: false)?: return .reset(afterHeaders: false)
+        case .hang?: return .hang
+        case .garbage?: return .garbage(garbage)
+        case .reset(afterHeaders: true)?: return .proxy(ProxyPlan(resetAfterHead: true))
+        case nil: break
+        }
+        guard sendsBody else { return .proxy(ProxyPlan()) }
+        let toStream = spec.text(skipping: skipped.union(spec.present(FaultSpec.bodyDirectives)))
+        let toBody = spec.text(skipping: skipped.union(spec.present(FaultSpec.streamDirectives)))
+        return .proxy(ProxyPlan(truncation: spec.truncation, pacing: spec.pacing, stall: spec.stall,
+                                scheduleSeed: scheduleSeed, malformed: skipped.contains("malformed") ? nil : spec.malformed, stream: spec.stream,
+                                appliedToStream: toStream.isEmpty ? nil : toStream,
+                                appliedToBody: toBody.isEmpty ? nil : toBody))
     }
 }

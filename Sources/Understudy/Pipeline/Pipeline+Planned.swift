@@ -5,6 +5,6 @@ extension Pipeline {
         case reply(ReplyPlan)
         /// The request waits, without holding the loop, for `Groundwork`'s builds; then it is planned again with
         /// `indexesReady`.
-        case awaitingIndexes(Router.Groundwork)
+        case awaitingIndexes(Groundwork)
     }
 }

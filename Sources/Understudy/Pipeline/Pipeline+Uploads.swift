@@ -9,7 +9,7 @@ extension Pipeline {
     func uploadRate(forHead head: UnsafeRawBufferPointer) -> (bytesPerSecond: Int, bodyBytes: Int)? {
         guard let asked = RequestHead(head) else { return nil }
         if let text = asked.fault, remoteControl.allowsFaults(presenting: asked.token),
-           let spec = try? parsedSpec(text), let rate = spec.uploadBytesPerSecond {
+           let spec = try? specs.parsed(text), let rate = spec.uploadBytesPerSecond {
             return (rate, asked.bodyBytes)
         }
         guard let session = asked.session, faults.hasRules,

@@ -1,69 +1,42 @@
 /// The one path every request takes: a request value in, a `ReplyPlan` out, then told how the reply went.
 ///
 /// Read top to bottom, `plan(for:)` is a request's whole life before the transport writes it: a stopping server
-/// answers nothing; the admin API sits behind the admin gate and the admin token; a reply already built for what
-/// decides its bytes is taken from the cache; everything else gets the token check for faults, then waits for any
-/// index its route needs that is not built yet (`Router+Groundwork.swift`), then one fault decision and routing
-/// (`Pipeline+Faults.swift`). Every reply then passes through the middleware, in order, and every finished reply passes
-/// through them again (`completed`). Used on its loop thread only.
+/// answers nothing; the admin API answers its own; a reply already built for what decides its bytes is sent as is
+/// (the fast path); everything else gets the token check for faults, waits for any index it needs that is not
+/// built yet, then one fault decision, and the responder's answer (`Pipeline+Faults.swift`). Every reply then
+/// passes through the middleware, in order, and is frozen; every finished reply passes through them again
+/// (`completed`). Who answers was decided once, at start: the pipeline asks its `Responder` and never the mode.
+/// Used on its loop thread only.
 final class Pipeline {
-    let router: Router
+    /// What answers every request outside `/__understudy`.
+    let responder: any Responder
+    /// What answers `/__understudy/…`.
+    let admin: any Responder
     let faults: FaultController
-    let journal: Journal
     let remoteControl: RemoteControlPolicy
-    /// The control room's live feed (`GET /__understudy/events`).
-    let feed: LiveFeed
-    /// What every `/products/stream` draws on.
-    let streams: StreamSource
-    let clock: @Sendable () -> Double
-    /// The API every request outside the admin API is forwarded to (`--upstream`), if any.
-    let upstream: Upstream?
-    /// Where forwarded exchanges are recorded, when they are.
-    let recorder: Recorder
-    let cache: ReplyCache
-    /// The recording that answers instead of the built-in routes (`--replay`), when one is given.
-    let replay: ReplayRoutes?
-    /// Whether the DummyJSON routes answer: not while a recording is replayed or requests are forwarded, and only
-    /// they have canned replies and a stream route. Kept, not computed: asking `upstream == nil` copied the
-    /// optional struct out on every request.
-    let servesBuiltInRoutes: Bool
     /// The concerns every reply passes through, in order.
     let middleware: MiddlewareChain
-    /// Fault specs sent per request, parsed once (see `parsedSpec`).
-    private var specCache: [String: FaultSpec] = [:]
-    /// What the admin API reads and changes of the transport (offline, held replies); set once it exists.
-    private(set) weak var transport: (any TransportControls)?
-    /// Who may reach the admin API at all (same origin, known hosts); set with the transport, which knows the port.
-    private var adminGate: AdminGate?
+    /// Wall-clock seconds (tokens, `Retry-After` dates) and monotonic milliseconds (rate-limit buckets).
+    let clock: @Sendable () -> Double
+    let monotonicMilliseconds: () -> Double
+    /// Fault specs sent per request, parsed once, and the canned replies of those asking only for a status.
+    let specs = FaultSpecCache()
 
-    init(configuration: UnderstudyServer.Configuration, faults: FaultController, journal: Journal) {
-        router = Router(catalog: configuration.catalog, tokens: TokenService(secret: configuration.tokenSecret),
-                        now: configuration.clock)
+    init(responder: any Responder, admin: any Responder, faults: FaultController, remoteControl: RemoteControlPolicy,
+         middleware: MiddlewareChain, clock: @escaping @Sendable () -> Double,
+         monotonicMilliseconds: @escaping () -> Double) {
+        self.responder = responder
+        self.admin = admin
         self.faults = faults
-        self.journal = journal
-        remoteControl = RemoteControlPolicy(host: configuration.host, token: configuration.adminToken)
-        clock = configuration.clock
-        upstream = configuration.upstream
-        recorder = Recorder(writer: configuration.record)
-        cache = ReplyCache(routes: router.cache)
-        replay = configuration.replay.map(ReplayRoutes.init)
-        servesBuiltInRoutes = replay == nil && upstream == nil
-        feed = LiveFeed(faults: faults, journal: journal)
-        streams = StreamSource(catalog: configuration.catalog,
-                               maximumUnflushedBytes: configuration.maximumStreamBacklogBytes)
-        middleware = MiddlewareChain(journal: journal, feed: feed, recorder: recorder, requestLog: configuration.requestLog)
+        self.remoteControl = remoteControl
+        self.middleware = middleware
+        self.clock = clock
+        self.monotonicMilliseconds = monotonicMilliseconds
     }
 
-    /// Connects the transport under the pipeline, once it is bound: `ports` are its origins' ports by scheme.
-    func attach(_ transport: any TransportControls, configuration: UnderstudyServer.Configuration, ports: [String: Int]) {
-        self.transport = transport
-        adminGate = AdminGate(boundHost: configuration.host, ports: ports, allowedHosts: configuration.allowedHosts)
-        feed.offlineMillisecondsLeft = { [weak transport] in transport?.offlineMillisecondsLeft ?? 0 }
-    }
-
-    /// Decides everything about `request` before a byte is written; or first, when its route needs an index not built
-    /// yet, that it waits for it. `indexesReady`: the request waited already (or its indexes were kept by the time
-    /// it would have), so it is planned now.
+    /// Decides everything about `request` before a byte is written; or first, when it needs an index not built yet,
+    /// that it waits for it. `indexesReady`: the request waited already (or its indexes were kept by the time it
+    /// would have), so it is planned now.
     func plan(for request: HTTPRequest, stopping: Bool, indexesReady: Bool = false) -> Planned {
         // Once stopping, a request arriving on a kept-alive connection is not served: the connection closes with no
         // reply, which HTTP clients retry on a fresh connection (libcurl does so itself). Otherwise a client whose
@@ -74,26 +47,22 @@ final class Pipeline {
             return .reply(ReplyPlan(draft))
         }
         var plan: ReplyDraft
-        if !request.isAdmin, let cached = servesBuiltInRoutes
-                    ? cache.reply(for: request, rulesInstalled: faults.hasRules, faultReply: cannedFault)
-                    : cache.replayReply(for: request, rulesInstalled: faults.hasRules) {
+        if request.isAdmin {
+            // The admin API: its own gate and token, no fault decision.
+            plan = adminPlan(for: request.decodingQuery())
+        } else if let canned = cannedReply(for: request) {
             // The fast path: a reply built once for what decides these bytes.
-            plan = ReplyDraft(request: request, response: HTTPResponse(status: cached.reply.status), session: request.session)
-            plan.canned = cached.reply
-            plan.applied = cached.reply.fault
-            plan.delayMilliseconds = cached.delayMilliseconds
+            plan = ReplyDraft(request: request, response: HTTPResponse(status: canned.reply.status), session: request.session)
+            plan.canned = canned.reply
+            plan.applied = canned.reply.fault
+            plan.delayMilliseconds = canned.delayMilliseconds
         } else {
             // Past the fast path, the query is decoded once for everything that reads it.
             let request = request.decodingQuery()
-            if request.isAdmin {
-                // The admin API: same origin and a known Host, then the admin token, then its routes.
-                plan = adminPlan(for: request)
-            } else if Pipeline.asksForFault(request), let refusal = remoteControl.refusal(for: request, admin: false) {
-                // Everything else: the token for asked-for faults, then the indexes the route needs, then one fault
-                // decision and routing.
+            if Pipeline.asksForFault(request), let refusal = remoteControl.refusal(for: request, admin: false) {
                 plan = ReplyDraft(request: request, response: refusal.response)
-            } else if !indexesReady, servesBuiltInRoutes, let groundwork = router.groundwork(for: request) {
-                // Built off the loop while only this request waits; a cached reply never gets here.
+            } else if !indexesReady, let groundwork = responder.groundwork(for: request) {
+                // Built off the loop while the writer holds only this request; a canned reply never gets here.
                 return .awaitingIndexes(groundwork)
             } else {
                 plan = faultedPlan(for: request)
@@ -114,52 +83,83 @@ final class Pipeline {
         middleware.completed(plan, outcome)
     }
 
+    /// How the writer is to carry out `plan`, built from its final response once the middleware is done with it
+    /// (a 304 has no body left to truncate); nil: whole, in one call. A stream, the feed or a forwarded reply is
+    /// built by the responder that answered.
+    func delivery(for plan: ReplyPlan, clientAddress: @autoclosure () -> String? = nil) -> (any Delivery)? {
+        switch plan.delivery {
+        case .whole:
+            return nil
+        case .empty:
+            return BrokenConnection(.empty)
+        case .reset(let afterHeaders):
+            return BrokenConnection(.reset(afterHeaders: afterHeaders, contentLength: plan.response.body.count))
+        case .hang:
+            return BrokenConnection(.hang)
+        case .garbage(let bytes):
+            return BrokenConnection(.garbage(bytes))
+        case .truncated(let count):
+            return TruncatedBody(body: plan.response.body.bytesCopy, cut: .bytes(count))
+        case .truncatedChunked:
+            return TruncatedBody(body: plan.response.body.bytesCopy, cut: .chunked)
+        case .paced(let pacing, let stall, let seed):
+            let body = plan.response.body.bytesCopy
+            let pauses = stall.map { RatePacer.pauses(length: body.count, range: $0, seed: seed) } ?? []
+            return PacedBody(body: body, pacing: pacing, pauses: pauses)
+        case .stream, .feed, .proxy:
+            return (plan.isAdmin ? admin : responder).delivery(for: plan, clientAddress: clientAddress())
+        }
+    }
+
+    /// The reply built once for a plain GET: the canned answer to a fault header asking only for an error status
+    /// (where the responder allows it), else the responder's own while no rule is installed. Anything with a body,
+    /// an `Origin`, a condition, or a session id too long to be one goes the whole way.
+    private func cannedReply(for request: HTTPRequest) -> CannedAnswer? {
+        guard request.method == "GET", request.body.isEmpty, !request.hasOriginOrCondition else { return nil }
+        // A session id the pipeline would refuse gets its 400 there.
+        if let session = request.session, FaultController.problem(withSessionID: session) != nil { return nil }
+        // An empty fault header asks for nothing.
+        if let fault = request.faultHeader, !fault.isEmpty {
+            guard responder.cansFaultReplies, let canned = specs.cannedReply(to: fault, build: cannedFault) else { return nil }
+            return (canned, 0)
+        }
+        guard !faults.hasRules else { return nil }
+        return responder.cannedReply(for: request)
+    }
+
     private func adminPlan(for incoming: HTTPRequest) -> ReplyDraft {
         var plan = ReplyDraft(request: incoming, response: HTTPResponse(status: 200))
         plan.isAdmin = true
-        // Same origin and a known Host first, then the token: a foreign page is refused whatever it presents,
-        // before the body is parsed or anything changes. The control room's page itself needs no token (it asks
-        // for one); everything it then does, the feed included, does.
-        if let refusal = adminGate?.refusal(for: incoming) {
-            plan.response = refusal.response
-        } else if let page = ControlRoomAssets.response(for: incoming, tokenRequired: remoteControl.token != nil) {
-            plan.response = page
-        } else if let refusal = remoteControl.refusal(for: incoming, admin: true) {
-            plan.response = refusal.response
-        } else if ControlRoomAssets.isFeed(incoming.path) {
-            do throws(APIError) {
-                plan.response = try ControlRoomAssets.feedHead(for: incoming)
-                if incoming.method == "GET" { plan.delivery = .feed(try FeedRequest.parse(incoming)) }
-            } catch {
-                plan.response = error.response
-            }
-        } else if let transport {
-            plan.response = AdminRoutes(faults: faults, journal: journal, transport: transport,
-                                        recording: recordingControls).respond(to: incoming)
-        } else {
-            plan.response = APIError(503, "The admin API is not ready yet").response
+        switch admin.respond(to: incoming, as: .body, fault: nil, seed: faults.seed) {
+        case .reply(let response, _, let delivery):
+            plan.response = response
+            plan.delivery = delivery
+        case .forward:
+            plan.response = APIError(502, "The admin API forwards nothing").response
         }
         return plan
     }
 
-    /// Per-request specs repeat (a test sends the same header again and again), so parsed ones are kept.
-    func parsedSpec(_ text: String) throws(FaultSpecError) -> FaultSpec {
-        if let known = specCache[text] { return known }
-        let spec = try FaultSpec(parsing: text)
-        if specCache.count >= 256 { specCache.removeAll(keepingCapacity: true) }
-        specCache[text] = spec
-        return spec
-    }
-
-    /// The reply to a fault header that asks only for an error status, built once per header text by the cache;
-    /// nil for any other spec, an invalid one, or when fault headers need the admin token (the pipeline answers
-    /// those).
+    /// The reply to a fault header that asks only for an error status, built once per header text; nil for any
+    /// other spec, an invalid one, or when fault headers need the admin token (the pipeline answers those).
     private func cannedFault(_ text: String) -> CannedReply? {
         guard remoteControl.token == nil, remoteControl.isLoopback,
-              let spec = try? parsedSpec(text), spec.isPlainErrorStatus, let status = spec.status else { return nil }
+              let spec = try? specs.parsed(text), spec.isPlainErrorStatus, let status = spec.status else { return nil }
         let response = FaultedResponses.status(status, spec: spec, nowSeconds: clock())
         guard case .bytes(let bytes) = response.body else { return nil }
-        return CannedReply(status: status, headers: response.headers.fields + [(FaultHeaders.applied, spec.text)],
-                           body: SharedBytes(bytes), etag: nil, fault: spec.text)
+        let canned = CannedReply(status: status, headers: response.headers.fields + [(FaultHeaders.applied, spec.text)],
+                                 body: SharedBytes(bytes), etag: nil, fault: spec.text)
+        return canned.fitsCannedHead ? canned : nil
+    }
+}
+
+extension HTTPResponse.Body {
+    /// The body's bytes, copied.
+    var bytesCopy: [UInt8] {
+        switch self {
+        case .empty: []
+        case .bytes(let bytes): bytes
+        case .shared(let shared): shared.bytes
+        }
     }
 }

@@ -40,7 +40,7 @@ final class ReplyPlan {
 
     var request: HTTPRequest { decided.request }
     var response: HTTPResponse { decided.response }
-    /// A reply built once and sent as is (`ReplyCache`); when set, `response` is not sent.
+    /// A reply built once and sent as is (the fast path); when set, `response` is not sent.
     var canned: CannedReply? { decided.canned }
     var delivery: Delivery { decided.delivery }
     var delayMilliseconds: Int { decided.delayMilliseconds }

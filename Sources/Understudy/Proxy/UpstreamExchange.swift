@@ -44,9 +44,9 @@ final class UpstreamExchange {
         self.startedAt = startedAt
     }
 
-    /// An exchange that failed before anything was sent (no upstream, the server stopping).
-    static func unsent(_ detail: String) -> UpstreamExchange {
-        let exchange = UpstreamExchange(startedAt: EventLoop.monotonicMilliseconds())
+    /// An exchange that failed before anything was sent (no upstream, the server stopping), at monotonic `now`.
+    static func unsent(_ detail: String, at now: Double) -> UpstreamExchange {
+        let exchange = UpstreamExchange(startedAt: now)
         exchange.failed(UpstreamFailure(kind: .unreachable, detail: detail), at: exchange.startedAt)
         return exchange
     }

@@ -15,11 +15,11 @@ extension ResourceRoutes {
         var parameter: String
 
         /// `/{name}/{plural}` and `/{name}/{word}-list`, read routes of one literal word.
-        func reads(_ name: String, _ collection: @escaping @Sendable (Router, RouteContext) -> RecordCollection) -> [Route] {
+        func reads(_ name: String, _ collection: @escaping @Sendable (Router, RouteContext) -> RecordCollection) -> [APIRoute] {
             let field = self.field
             let word = self.word
             return [
-                Route("GET", "/\(name)/\(plural)") { router, context throws(APIError) in
+                APIRoute("GET", "/\(name)/\(plural)") { router, context throws(APIError) in
                     let records = collection(router, context)
                     return router.cachedJSON(context.request, context.query) {
                         SharedBytes(JSONWriter.encode(.array(records.distinctElements(of: field).map { slug in
@@ -27,7 +27,7 @@ extension ResourceRoutes {
                         })))
                     }
                 },
-                Route("GET", "/\(name)/\(word)-list") { router, context throws(APIError) in
+                APIRoute("GET", "/\(name)/\(word)-list") { router, context throws(APIError) in
                     let records = collection(router, context)
                     return router.cachedJSON(context.request, context.query) {
                         SharedBytes(JSONWriter.encode(.array(records.distinctElements(of: field).map(JSONValue.string))))
@@ -37,9 +37,9 @@ extension ResourceRoutes {
         }
 
         /// `/{name}/{word}/{value}`: the items in the group, through the list pipeline.
-        func members(_ name: String, _ collection: @escaping @Sendable (Router, RouteContext) -> RecordCollection) -> Route {
+        func members(_ name: String, _ collection: @escaping @Sendable (Router, RouteContext) -> RecordCollection) -> APIRoute {
             let field = self.field
-            return Route("GET", "/\(name)/\(word)/{\(parameter)}", ResourceRoutes.listing(collection) { _, context, records throws(APIError) in
+            return APIRoute("GET", "/\(name)/\(word)/{\(parameter)}", ResourceRoutes.listing(collection) { _, context, records throws(APIError) in
                 records.matching(field, containsIgnoringCase: context.parameter)
             })
         }

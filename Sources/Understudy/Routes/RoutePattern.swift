@@ -1,4 +1,5 @@
-/// A route's path: literal segments, matched without regard to ASCII case as Express does, and parameters.
+/// A route's path: literal segments, matched without regard to ASCII case as Express does (or exactly, for the
+/// admin API's), and parameters.
 ///
 /// A pattern is matched against the request's path in place: segments are slices of the path and only a segment
 /// with a `%` is decoded before it is compared, so routing a plain path allocates nothing but its parameters.
@@ -17,11 +18,14 @@ struct RoutePattern: Sendable, CustomStringConvertible {
     /// The pattern as the spec writes it (`/products/{id}`).
     let template: String
     let segments: [Segment]
+    /// Whether literal words must match in case too.
+    let caseSensitive: Bool
 
-    init(_ template: String) {
+    init(_ template: String, caseSensitive: Bool = false) {
         self.template = template
+        self.caseSensitive = caseSensitive
         segments = template.split(separator: "/").map { word in
-            guard word.hasPrefix("{"), word.hasSuffix("}") else { return .literal(word.lowercased()) }
+            guard word.hasPrefix("{"), word.hasSuffix("}") else { return .literal(caseSensitive ? String(word) : word.lowercased()) }
             let name = String(word.dropFirst().dropLast())
             if name == "collection" { return .collection }
             if name.hasSuffix("...") { return .rest(String(name.dropLast(3))) }
@@ -43,7 +47,18 @@ struct RoutePattern: Sendable, CustomStringConvertible {
         var cursor = PathCursor(path)
         captures = RouteCaptures()
         guard cursor.next() != nil else { return segments.isEmpty }
-        for segment in segments.dropFirst() {
+        return matchesRest(&cursor, from: 1, captures: &captures)
+    }
+
+    /// Whether `path` has this pattern's shape, every word of it; its parameters go into `captures`.
+    func matches(_ path: Substring, captures: inout RouteCaptures) -> Bool {
+        var cursor = PathCursor(path)
+        captures = RouteCaptures()
+        return matchesRest(&cursor, from: 0, captures: &captures) || (segments.isEmpty && PathCursor(path).isAtEnd)
+    }
+
+    private func matchesRest(_ cursor: inout PathCursor, from first: Int, captures: inout RouteCaptures) -> Bool {
+        for segment in segments.dropFirst(first) {
             if case .rest = segment {
                 let remainder = cursor.remainder
                 guard cursor.next() != nil else { return false }
@@ -53,7 +68,9 @@ struct RoutePattern: Sendable, CustomStringConvertible {
             guard let word = cursor.next() else { return false }
             switch segment {
             case .literal(let literal):
-                guard RoutePattern.word(word, equals: literal) else { return false }
+                guard caseSensitive ? QueryParameters.decodePath(word) == literal : RoutePattern.word(word, equals: literal) else {
+                    return false
+                }
             case .parameter, .collection, .rest:
                 captures.append(word)
             }
@@ -109,4 +126,10 @@ struct PathCursor {
 
     /// What is left after the segments read so far.
     var remainder: Substring { path[index...] }
+
+    /// Whether no segment is left.
+    var isAtEnd: Bool {
+        var copy = self
+        return copy.next() == nil
+    }
 }

@@ -4,23 +4,23 @@ import UnderstudyJSON
 extension Router {
     /// `/auth/…`: login, the current user, refresh and logout (with their aliases `/users/login` and `/users/me`),
     /// then every resource mounted again behind the token check.
-    static var authRoutes: [Route] {
-        let login: Route.Handler = { router, context throws(APIError) in try router.login(context.request) }
-        let me: Route.Handler = { router, context throws(APIError) in try router.me(context.request) }
+    static var authRoutes: [APIRoute] {
+        let login: RouteAction.Handler = { router, context throws(APIError) in try router.login(context.request) }
+        let me: RouteAction.Handler = { router, context throws(APIError) in try router.me(context.request) }
         return [
-            Route("POST", "/auth/login", login),
-            Route("GET", "/auth/me", me),
-            Route("POST", "/auth/refresh") { router, context throws(APIError) in try router.refresh(context.request) },
-            Route("POST", "/auth/logout") { router, context throws(APIError) in
+            APIRoute("POST", "/auth/login", login),
+            APIRoute("GET", "/auth/me", me),
+            APIRoute("POST", "/auth/refresh") { router, context throws(APIError) in try router.refresh(context.request) },
+            APIRoute("POST", "/auth/logout") { router, context throws(APIError) in
                 _ = try router.authenticate(context.request)
                 var response = HTTPResponse.message("Logged out successfully", status: 200)
                 Cookies.clearTokens(secure: context.request.isSecure, in: &response.headers)
                 return response
             },
             // DummyJSON mounts every resource again under /auth behind the token check.
-            Route("*", "/auth/{path...}", action: .mount),
-            Route("POST", "/users/login", login),
-            Route("GET", "/users/me", me),
+            APIRoute("*", "/auth/{path...}", action: .mount),
+            APIRoute("POST", "/users/login", login),
+            APIRoute("GET", "/users/me", me),
         ]
     }
 

@@ -7,7 +7,7 @@ extension Router {
 
     /// `/carts…`: the generic resource routes (lists honour paging only, items never `select`), a user's carts, and
     /// writes whose lines are real products.
-    static var cartRoutes: [Route] {
+    static var cartRoutes: [APIRoute] {
         let carts: @Sendable (Router, RouteContext) -> RecordCollection = { router, _ in router.catalog.carts }
         return ResourceRoutes(
             name: "carts", collection: carts, listHonours: .paging, selectsItem: false,
@@ -16,7 +16,7 @@ extension Router {
                 try router.updatedCart(stored, fields)
             },
             relations: [
-                Route("GET", "/carts/user/{id}", ResourceRoutes.listing(carts, honours: .paging) { router, context, carts throws(APIError) in
+                APIRoute("GET", "/carts/user/{id}", ResourceRoutes.listing(carts, honours: .paging) { router, context, carts throws(APIError) in
                     let user = try router.validated(context.parameter, in: router.catalog.userRecords, noun: "user")
                     return carts.matching("userId", equals: user.idText)
                 }),

@@ -6,7 +6,7 @@ import UnderstudyJSON
 extension Router {
     /// `/{collection}…`: the generic resource routes over one of your own collections, whose writes take the body's
     /// fields as sent.
-    static var collectionRoutes: [Route] {
+    static var collectionRoutes: [APIRoute] {
         let own: @Sendable (Router, RouteContext) -> RecordCollection = { router, context in
             guard let collection = context.collection else { preconditionFailure("a {collection} row matched no collection") }
             return collection

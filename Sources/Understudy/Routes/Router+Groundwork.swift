@@ -6,25 +6,6 @@ import UnderstudyLocking
 /// 0.4 s, which the loop would spend with every other request waiting; asked for here, past the fast path and
 /// ahead of routing, they are built on another thread while only the requests that need them wait.
 extension Router {
-    /// The indexes one request needs that are not built yet: the one that narrows its items (search text or a
-    /// filter's values), a sort order, or both. Each step starts building its index unless it is kept by now and
-    /// calls back once it is (false, and no call, when it is kept).
-    struct Groundwork: Sendable {
-        typealias Step = @Sendable (_ ready: @escaping @Sendable () -> Void) -> Bool
-        fileprivate let narrowing: Step?
-        fileprivate let sort: Step?
-
-        /// Starts building, off the loop, each index not built yet, and calls `ready` (on the builder's thread) once
-        /// all are; false when every one is kept by now, and the request is routed at once.
-        func start(then ready: @escaping @Sendable () -> Void) -> Bool {
-            guard let narrowing else { return sort?(ready) ?? false }
-            guard let sort else { return narrowing(ready) }
-            // One build at a time: the sort order is asked for once the items' index is there.
-            if narrowing({ if !sort(ready) { ready() } }) { return true }
-            return sort(ready)
-        }
-    }
-
     /// What `request` needs built before it is routed, if it searches, filters or sorts a collection by an index
     /// not kept yet; nil for anything else (or a query the route will refuse), which the route answers at once.
     func groundwork(for request: HTTPRequest) -> Groundwork? {

@@ -6,7 +6,7 @@ extension Router {
     static let postWritableFields = ["title", "body", "userId", "tags", "reactions"]
 
     /// `/posts…`: the generic resource routes with validated ids, the tag lists and the post relations.
-    static var postRoutes: [Route] {
+    static var postRoutes: [APIRoute] {
         let posts: @Sendable (Router, RouteContext) -> RecordCollection = { router, _ in router.catalog.posts }
         return ResourceRoutes(
             name: "posts", collection: posts, searches: true, ids: .validated(noun: "post"),
@@ -25,11 +25,11 @@ extension Router {
                 return .json(JSONWriter.encode(.object(router.mergedOnTruthiness(stored.object, fields, Router.postWritableFields))))
             },
             relations: [
-                Route("GET", "/posts/user/{id}", ResourceRoutes.listing(posts) { router, context, posts throws(APIError) in
+                APIRoute("GET", "/posts/user/{id}", ResourceRoutes.listing(posts) { router, context, posts throws(APIError) in
                     let user = try router.validated(context.parameter, in: router.catalog.userRecords, noun: "user")
                     return posts.matching("userId", equals: user.idText)
                 }),
-                Route("GET", "/posts/{id}/comments") { router, context throws(APIError) in
+                APIRoute("GET", "/posts/{id}/comments") { router, context throws(APIError) in
                     try router.commentsOnPost(context.parameter, context.request, context.query)
                 },
             ]
@@ -46,7 +46,7 @@ extension Router {
 
     /// `/comments…`: the generic resource routes (lists honour paging only, items never `select`) and a post's
     /// comments.
-    static var commentRoutes: [Route] {
+    static var commentRoutes: [APIRoute] {
         ResourceRoutes(
             name: "comments", collection: { router, _ in router.catalog.comments }, listHonours: .paging,
             selectsItem: false,
@@ -55,7 +55,7 @@ extension Router {
                 try router.updatedComment(stored, fields)
             },
             relations: [
-                Route("GET", "/comments/post/{id}") { router, context throws(APIError) in
+                APIRoute("GET", "/comments/post/{id}") { router, context throws(APIError) in
                     try router.commentsOnPost(context.parameter, context.request, context.query)
                 },
             ]

@@ -9,9 +9,9 @@ extension Router {
 
     /// `/products…`: list, search, one product and its writes, the category lists and a category's products, and
     /// `/products/stream` (answered by the pipeline's stream delivery). Their read replies are cached, pre-encoded.
-    static var productRoutes: [Route] {
+    static var productRoutes: [APIRoute] {
         let products: @Sendable (Router, RouteContext) -> RecordCollection = { router, _ in router.catalog.products }
-        let update: Route.Handler = { router, context throws(APIError) in
+        let update: RouteAction.Handler = { router, context throws(APIError) in
             // The path's id, whatever the body says; DummyJSON keeps a stored value unless the sent one is truthy,
             // so `stock: 0` cannot be set.
             let stored = try router.catalog.products.record(context.parameter).object
@@ -30,7 +30,7 @@ extension Router {
             name: "products", collection: products, searches: true,
             grouping: ResourceRoutes.Grouping(field: "category", word: "category", plural: "categories", parameter: "slug"),
             // GET and HEAD only: any other method is routed like `/products/{id}` with the id `stream`.
-            reads: [Route("GET", "/products/stream", action: .stream)],
+            reads: [APIRoute("GET", "/products/stream", action: .stream)],
             add: ResourceRoutes.add { router, fields throws(APIError) in
                 router.echoed(id: router.catalog.productCount + 1, fields, Router.productWritableFields)
             },

@@ -8,16 +8,16 @@ extension Router {
                                "reviewCount", "mealType"]
 
     /// `/recipes…`: the generic resource routes with search by name, the tag list, tags and meal types.
-    static var recipeRoutes: [Route] {
+    static var recipeRoutes: [APIRoute] {
         let recipes: @Sendable (Router, RouteContext) -> RecordCollection = { router, _ in router.catalog.recipes }
-        let byElement: (String, String) -> Route = { word, field in
-            Route("GET", "/recipes/\(word)/{tag}", ResourceRoutes.listing(recipes) { _, context, recipes throws(APIError) in
+        let byElement: (String, String) -> APIRoute = { word, field in
+            APIRoute("GET", "/recipes/\(word)/{tag}", ResourceRoutes.listing(recipes) { _, context, recipes throws(APIError) in
                 recipes.matching(field, containsIgnoringCase: context.parameter)
             })
         }
         return ResourceRoutes(
             name: "recipes", collection: recipes, searches: true,
-            reads: [Route("GET", "/recipes/tags") { router, context throws(APIError) in
+            reads: [APIRoute("GET", "/recipes/tags") { router, context throws(APIError) in
                 router.cachedJSON(context.request, context.query) {
                     SharedBytes(JSONWriter.encode(.array(router.catalog.recipes.distinctElements(of: "tags").map(JSONValue.string))))
                 }

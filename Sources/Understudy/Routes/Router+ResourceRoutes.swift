@@ -26,27 +26,27 @@ struct ResourceRoutes {
     /// The field that groups the items, with its routes (a product's category, a post's tags).
     var grouping: Grouping?
     /// Read routes of one literal word (`/todos/random`), matched before `/{name}/{id}`.
-    var reads: [Route] = []
-    var add: Route.Handler?
-    var update: Route.Handler?
+    var reads: [APIRoute] = []
+    var add: RouteAction.Handler?
+    var update: RouteAction.Handler?
     /// Whether DELETE answers the item marked deleted (false: the resource is read-only).
     var deletes = true
     /// Routes of two segments and more (`/posts/{id}/comments`).
-    var relations: [Route] = []
+    var relations: [APIRoute] = []
 
     /// The rows of the route table, in matching order.
-    var routes: [Route] {
+    var routes: [APIRoute] {
         let base = "/" + name
         let collection = self.collection
         let listHonours = self.listHonours
-        var routes = [Route("GET", base) { router, context throws(APIError) in
+        var routes = [APIRoute("GET", base) { router, context throws(APIError) in
             let records = collection(router, context)
             return router.cachedJSON(context.request, context.query) {
                 SharedBytes(router.list(records, records.all, context.query, honours: listHonours))
             }
         }]
         if searches {
-            routes.append(Route("GET", base + "/search") { router, context throws(APIError) in
+            routes.append(APIRoute("GET", base + "/search") { router, context throws(APIError) in
                 let records = collection(router, context)
                 return router.cachedJSON(context.request, context.query) {
                     SharedBytes(router.list(records, records.search(context.query.search), context.query))
@@ -54,7 +54,7 @@ struct ResourceRoutes {
             })
         }
         if filters {
-            routes.append(Route("GET", base + "/filter") { router, context throws(APIError) in
+            routes.append(APIRoute("GET", base + "/filter") { router, context throws(APIError) in
                 let records = collection(router, context)
                 let matches = try router.filter(records, context.request)
                 return router.cachedJSON(context.request, context.query) {
@@ -64,20 +64,20 @@ struct ResourceRoutes {
         }
         if let grouping { routes += grouping.reads(name, collection) }
         routes += reads
-        if let add { routes.append(Route("POST", base + "/add", add)) }
+        if let add { routes.append(APIRoute("POST", base + "/add", add)) }
         let ids = self.ids
         let selectsItem = self.selectsItem
-        routes.append(Route("GET", base + "/{id}") { router, context throws(APIError) in
+        routes.append(APIRoute("GET", base + "/{id}") { router, context throws(APIError) in
             let records = collection(router, context)
             let id = try ResourceRoutes.record(context.parameter, in: records, ids, router).idText
             return try router.item(records, id, context.request, context.query, select: selectsItem)
         })
         if let update {
-            routes.append(Route("PUT", base + "/{id}", update))
-            routes.append(Route("PATCH", base + "/{id}", update))
+            routes.append(APIRoute("PUT", base + "/{id}", update))
+            routes.append(APIRoute("PATCH", base + "/{id}", update))
         }
         if deletes {
-            routes.append(Route("DELETE", base + "/{id}") { router, context throws(APIError) in
+            routes.append(APIRoute("DELETE", base + "/{id}") { router, context throws(APIError) in
                 router.deleted(try ResourceRoutes.record(context.parameter, in: collection(router, context), ids, router))
             })
         }
@@ -98,7 +98,7 @@ struct ResourceRoutes {
     static func listing(_ records: @escaping @Sendable (Router, RouteContext) -> RecordCollection,
                         honours: RecordListing.Honours = .all,
                         _ matches: @escaping @Sendable (Router, RouteContext, RecordCollection) throws(APIError) -> [Int])
-        -> Route.Handler {
+        -> RouteAction.Handler {
         { router, context throws(APIError) in
             let collection = records(router, context)
             let found = try matches(router, context, collection)
@@ -112,7 +112,7 @@ struct ResourceRoutes {
     /// the body by `merge`.
     static func update(_ records: @escaping @Sendable (Catalog) -> RecordCollection,
                        _ merge: @escaping @Sendable (Router, JSONObject, JSONObject) throws(APIError) -> JSONObject)
-        -> Route.Handler {
+        -> RouteAction.Handler {
         { router, context throws(APIError) in
             let fields = try RequestBody.fields(of: context.request)
             let stored = try records(router.catalog).record(router.updateTarget(context.parameter, fields)).object
@@ -122,7 +122,7 @@ struct ResourceRoutes {
 
     /// A simulated add that answers `make`'s object for the body's fields, with `status`.
     static func add(status: Int = 201, _ make: @escaping @Sendable (Router, JSONObject) throws(APIError) -> JSONObject)
-        -> Route.Handler {
+        -> RouteAction.Handler {
         { router, context throws(APIError) in
             .json(JSONWriter.encode(.object(try make(router, try RequestBody.fields(of: context.request)))), status: status)
         }

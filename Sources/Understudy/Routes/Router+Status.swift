@@ -4,13 +4,13 @@ import UnderstudyJSON
 extension Router {
     /// `/http/{code}` and `/http/{code}/{message}` (the message may hold further `/`), any method; `/test`, `/ping`
     /// and `/health` echo the method.
-    static var statusRoutes: [Route] {
-        let status: Route.Handler = { router, context throws(APIError) in
+    static var statusRoutes: [APIRoute] {
+        let status: RouteAction.Handler = { router, context throws(APIError) in
             try router.status(code: context.parameter, message: context.rest)
         }
-        let health: Route.Handler = { router, context throws(APIError) in router.health(method: context.request.method) }
-        return Route.any("/http/{code}", status) + Route.any("/http/{code}/{message...}", status)
-            + Route.any("/test", health) + Route.any("/ping", health) + Route.any("/health", health)
+        let health: RouteAction.Handler = { router, context throws(APIError) in router.health(method: context.request.method) }
+        return APIRoute.any("/http/{code}", status) + APIRoute.any("/http/{code}/{message...}", status)
+            + APIRoute.any("/test", health) + APIRoute.any("/ping", health) + APIRoute.any("/health", health)
     }
 
     private func status(code codeText: String, message custom: String) throws(APIError) -> HTTPResponse {

@@ -1,14 +1,9 @@
 extension Router {
-    /// Whether `incoming` asks for `/products/stream` (or an alias of it). Only GET and HEAD do: any other method is
-    /// routed like `/products/{id}` with the id `stream`, as `/products/categories` is (DummyJSON's `/:id` routes),
-    /// so `Allow` lists the same methods on every `/products/<word>`.
-    func isStreamRequest(_ incoming: HTTPRequest) -> Bool {
-        streamRoute(for: incoming) != nil
-    }
-
-    /// For a request of the table's stream row, whether it came through `/auth` (which checks its token); nil for
-    /// every other request.
-    private func streamRoute(for incoming: HTTPRequest) -> Bool? {
+    /// For a request of the table's stream row (`/products/stream` or an alias of it), whether it came through
+    /// `/auth` (which checks its token); nil for every other request. Only GET and HEAD ask for it: any other method
+    /// is routed like `/products/{id}` with the id `stream`, as `/products/categories` is (DummyJSON's `/:id`
+    /// routes), so `Allow` lists the same methods on every `/products/<word>`.
+    func streamRoute(for incoming: HTTPRequest) -> Bool? {
         guard incoming.method == "GET" || incoming.method == "HEAD" else { return nil }
         var path = incoming.path
         var cursor = PathCursor(path)
@@ -24,10 +19,9 @@ extension Router {
         return nil
     }
 
-    /// The stream plan when `incoming` asks for `/products/stream`; nil for every other route. `seed` is the one
+    /// The stream plan of a request `streamRoute` found, `mounted` when it came through `/auth`. `seed` is the one
     /// its session's payloads derive from, so parallel tests with seeds of their own get their own payloads.
-    func streamPlan(for incoming: HTTPRequest, fault: FaultSpec?, seed: UInt64) -> Result<StreamPlan, APIError>? {
-        guard let mounted = streamRoute(for: incoming) else { return nil }
+    func streamPlan(for incoming: HTTPRequest, mounted: Bool, fault: FaultSpec?, seed: UInt64) -> Result<StreamPlan, APIError> {
         do throws(APIError) {
             if mounted { _ = try authenticate(incoming) }
             _ = try ListQuery.parse(incoming.query)

@@ -3,7 +3,7 @@
 /// Within one first word the first row whose pattern and method match answers, so literal words (`/todos/random`)
 /// come before the `{id}` rows they would otherwise fall to, as DummyJSON's Express routes are declared.
 extension Router {
-    static let table: [Route] = [Route("GET", "/") { router, _ throws(APIError) in router.indexReply }]
+    static let table: [APIRoute] = [APIRoute("GET", "/") { router, _ throws(APIError) in router.indexReply }]
         + authRoutes + productRoutes + userRoutes + postRoutes + commentRoutes + todoRoutes + cartRoutes
         + quoteRoutes + recipeRoutes + statusRoutes + collectionRoutes
 

@@ -3,11 +3,11 @@ import UnderstudyJSON
 /// `/todos…` and `/quotes…` (aliases `/todo`, `/quote`): lists, random picks, relations and the todos' simulated
 /// writes; quotes are read-only (dummyjson-resources.md §5, §6).
 extension Router {
-    static var todoRoutes: [Route] {
+    static var todoRoutes: [APIRoute] {
         let todos: @Sendable (Router, RouteContext) -> RecordCollection = { router, _ in router.catalog.todos }
         return ResourceRoutes(
             name: "todos", collection: todos, listHonours: .paging, selectsItem: false,
-            reads: [Route("GET", "/todos/random") { router, context throws(APIError) in
+            reads: [APIRoute("GET", "/todos/random") { router, context throws(APIError) in
                 router.randomPick(router.catalog.todos, nil, seed: context.seed)
             }],
             add: { router, context throws(APIError) in
@@ -24,10 +24,10 @@ extension Router {
                 return todo
             },
             relations: [
-                Route("GET", "/todos/random/{count}") { router, context throws(APIError) in
+                APIRoute("GET", "/todos/random/{count}") { router, context throws(APIError) in
                     router.randomPick(router.catalog.todos, context.parameter, seed: context.seed)
                 },
-                Route("GET", "/todos/user/{id}", ResourceRoutes.listing(todos, honours: .pagingAndSelect) { router, context, todos throws(APIError) in
+                APIRoute("GET", "/todos/user/{id}", ResourceRoutes.listing(todos, honours: .pagingAndSelect) { router, context, todos throws(APIError) in
                     let user = try router.validated(context.parameter, in: router.catalog.userRecords, noun: "user")
                     return todos.matching("userId", equals: user.idText)
                 }),
@@ -35,15 +35,15 @@ extension Router {
         ).routes
     }
 
-    static var quoteRoutes: [Route] {
+    static var quoteRoutes: [APIRoute] {
         ResourceRoutes(
             name: "quotes", collection: { router, _ in router.catalog.quotes }, listHonours: .paging,
             selectsItem: false,
-            reads: [Route("GET", "/quotes/random") { router, context throws(APIError) in
+            reads: [APIRoute("GET", "/quotes/random") { router, context throws(APIError) in
                 router.randomPick(router.catalog.quotes, nil, seed: context.seed)
             }],
             deletes: false,
-            relations: [Route("GET", "/quotes/random/{count}") { router, context throws(APIError) in
+            relations: [APIRoute("GET", "/quotes/random/{count}") { router, context throws(APIError) in
                 router.randomPick(router.catalog.quotes, context.parameter, seed: context.seed)
             }]
         ).routes

@@ -8,7 +8,7 @@ extension Router {
 
     /// `/users…`: the generic resource routes over the users that log in, with their validated ids, DummyJSON's
     /// `filter`, the nested-leaf merges of their writes and their relations.
-    static var userRoutes: [Route] {
+    static var userRoutes: [APIRoute] {
         let users: @Sendable (Router, RouteContext) -> RecordCollection = { router, _ in router.catalog.userRecords }
         let relations: [(String, @Sendable (Catalog) -> RecordCollection, RecordListing.Honours)] = [
             ("carts", { $0.carts }, .paging), ("posts", { $0.posts }, .pagingAndSelect),
@@ -26,7 +26,7 @@ extension Router {
                 return .json(JSONWriter.encode(.object(router.updatedUser(stored.object, fields))))
             },
             relations: relations.map { relation, records, honours in
-                Route("GET", "/users/{id}/" + relation, ResourceRoutes.listing({ router, _ in records(router.catalog) },
+                APIRoute("GET", "/users/{id}/" + relation, ResourceRoutes.listing({ router, _ in records(router.catalog) },
                                                                               honours: honours) { router, context, related throws(APIError) in
                     let user = try router.validated(context.parameter, in: router.catalog.userRecords, noun: "user")
                     return related.matching("userId", equals: user.idText)

@@ -73,7 +73,7 @@ final class Router {
                 continue
             }
         }
-        if !allowed.isEmpty { throw methodNotAllowed(reported, allowed: allowed) }
+        if !allowed.isEmpty { throw RouteMethods.notAllowed(reported.method, on: reported.path, allowed: allowed) }
         // A bare `/http` names the path as routed (`/auth/http` as `/http`), as DummyJSON's status route does.
         if let hint = statusCodeMissing(request) { throw hint }
         throw notFound(reported)
@@ -100,14 +100,6 @@ final class Router {
         inner.path = rest
         inner.passedTokenCheck = true
         return try dispatch(inner, method: method, query, seed: seed, reportedAs: request)
-    }
-
-    /// 405 naming the methods the path takes, in `Route.methods` order (HEAD after them wherever GET is).
-    func methodNotAllowed(_ request: HTTPRequest, allowed: [String]) -> APIError {
-        var allow = Route.methods.filter(allowed.contains)
-        if allow.contains("GET") { allow.append("HEAD") }
-        return APIError(405, "Method \(request.method) is not allowed on \(request.path); use \(allow.joined(separator: ", "))",
-                        headers: ["Allow": allow.joined(separator: ", ")])
     }
 
     /// The unknown-route 404.

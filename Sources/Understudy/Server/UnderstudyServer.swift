@@ -138,11 +138,13 @@ public final class UnderstudyServer: Sendable {
             }
         }
         try checkTLSFaults(of: configuration)
-        let pipeline = Pipeline(configuration: configuration, faults: faults, journal: journal)
-        let transport = try HTTPTransport(configuration: configuration, pipeline: pipeline)
+        let built = ResponderFactory(configuration: configuration, faults: faults, journal: journal,
+                                     monotonicMilliseconds: EventLoop.monotonicMilliseconds).build()
+        let transport = try HTTPTransport(configuration: configuration, pipeline: built.pipeline)
+        built.attach(transport, transport.originPorts)
         for fault in configuration.tlsFaults { transport.tlsFaults?.add(fault) }
         transport.start()
-        return UnderstudyServer(transport: transport, recorder: pipeline.recorder, faults: faults, journal: journal,
+        return UnderstudyServer(transport: transport, recorder: built.recorder, faults: faults, journal: journal,
                                 host: configuration.host)
     }
 

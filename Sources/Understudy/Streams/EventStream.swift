@@ -3,7 +3,7 @@
 struct EventStream: Delivery {
     let plan: StreamPlan
     let source: StreamSource
-    private var started = false
+    private var state = State.starting
     private var nextID: Int
     private var sentOnThisConnection = 0
     private var nextEventAt = 0.0
@@ -16,9 +16,18 @@ struct EventStream: Delivery {
     private var pacedWake = 1.0
     /// The time of the turn being taken, for bytes queued during it.
     private var turnStartedAt = 0.0
-    /// How the reply ends once the outbox is out.
-    private var closingAfterOutbox: [DeliveryStep]?
-    private var stalled = false
+
+    /// Where the stream is in its life; what is queued in the outbox goes out first, whatever the state.
+    private enum State {
+        /// Nothing sent yet: the first turn sends the head and the `retry:` field.
+        case starting
+        /// Sending events and heartbeats on schedule.
+        case streaming
+        /// A stall: the connection is kept and nothing more is sent.
+        case stalled
+        /// The reply ends with these steps once the outbox is out.
+        case closing([DeliveryStep])
+    }
 
     init(plan: StreamPlan, source: StreamSource) {
         self.plan = plan
@@ -36,18 +45,23 @@ struct EventStream: Delivery {
         let now = context.now
         turnStartedAt = now
         var steps: [DeliveryStep] = []
-        guard started else {
-            // The head and the opening `retry:` field, at once (a stream the client already has whole never
-            // starts: it is answered 204). `stall-after=0` stalls right after it.
-            started = true
-            _ = pacer?.start(at: now)
-            nextEventAt = now + Double(plan.intervalMilliseconds)
-            nextHeartbeatAt = plan.heartbeatMilliseconds.map { now + Double($0) }
-            steps.append(.head(contentLength: nil))
-            emit(Array("retry: \(plan.retryMilliseconds)\n\n".utf8)[...], into: &steps)
-            if plan.faults.stallAfter == 0 { stalled = true }
-            return DeliveryTurn(steps, wake: nextWake(now: now))
+        guard case .starting = state else {
+            return streamingTurn(context, steps: &steps)
         }
+        // The head and the opening `retry:` field, at once (a stream the client already has whole never starts: it
+        // is answered 204). `stall-after=0` stalls right after it.
+        state = plan.faults.stallAfter == 0 ? .stalled : .streaming
+        _ = pacer?.start(at: now)
+        nextEventAt = now + Double(plan.intervalMilliseconds)
+        nextHeartbeatAt = plan.heartbeatMilliseconds.map { now + Double($0) }
+        steps.append(.head(contentLength: nil))
+        emit(Array("retry: \(plan.retryMilliseconds)\n\n".utf8)[...], into: &steps)
+        return DeliveryTurn(steps, wake: nextWake(now: now))
+    }
+
+    /// A turn once the head is out: what is queued first, then the ending, a stall, or the next event or heartbeat.
+    private mutating func streamingTurn(_ context: DeliveryContext, steps: inout [DeliveryStep]) -> DeliveryTurn {
+        let now = context.now
         if context.unflushedBytes > source.maximumUnflushedBytes {
             return DeliveryTurn([.close(reset: false)])
         }
@@ -55,11 +69,12 @@ struct EventStream: Delivery {
             let wake = drip(now: now, into: &steps)
             return DeliveryTurn(steps, wake: outbox.isEmpty ? nextWake(now: now) : wake)
         }
-        if let closing = closingAfterOutbox {
-            return DeliveryTurn(closing)
-        }
+        switch state {
+        case .closing(let closing): return DeliveryTurn(closing)
         // A stall keeps the connection and sends nothing more, once what was queued before it is out.
-        if stalled { return DeliveryTurn() }
+        case .stalled: return DeliveryTurn()
+        case .starting, .streaming: break
+        }
         if now >= nextEventAt {
             nextEventAt += Double(plan.intervalMilliseconds)
             sendEvent(into: &steps)
@@ -72,8 +87,11 @@ struct EventStream: Delivery {
 
     /// Milliseconds until the next event, heartbeat or dripped byte is due.
     private func nextWake(now: Double) -> Double? {
-        if !outbox.isEmpty || closingAfterOutbox != nil { return pacer == nil ? 1 : pacedWake }
-        if stalled { return nil }
+        switch state {
+        case _ where !outbox.isEmpty, .closing: return pacer == nil ? 1 : pacedWake
+        case .stalled: return nil
+        case .starting, .streaming: break
+        }
         let due = min(nextEventAt, nextHeartbeatAt ?? .infinity)
         return max(0, due - now)
     }
@@ -118,7 +136,7 @@ struct EventStream: Delivery {
         } else if let last = plan.lastEventID, id >= last {
             after([.end], into: &steps)
         } else if faults.stallAfter == number {
-            stalled = true
+            state = .stalled
         }
     }
 
@@ -159,7 +177,7 @@ struct EventStream: Delivery {
         if outbox.isEmpty {
             steps += closing
         } else {
-            closingAfterOutbox = closing
+            state = .closing(closing)
         }
     }
 }

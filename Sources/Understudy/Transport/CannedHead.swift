@@ -18,7 +18,7 @@ import Foundation
 /// One per loop, used only on the loop thread and only inside `send`, so a single set of buffers suffices.
 final class CannedHead {
     private static let fieldCount = 2
-    static let blockCapacity = 2_048
+    static let blockCapacity = CannedReply.maximumHeadBytes
     private let fields: UnsafeMutablePointer<evkeyval>
     /// The reason phrase and the header lines that follow it, NUL-terminated.
     private let block: UnsafeMutablePointer<CChar>
@@ -56,12 +56,6 @@ final class CannedHead {
 
     /// evhttp's default `Content-Type` (its own is this text), set on each server so it can be restored.
     static let defaultContentType: StaticString = "text/html; charset=ISO-8859-1"
-
-    /// Whether `reply`'s head fits the buffers: checked when a reply is canned (a resource reply always fits; a
-    /// fault spec near its 1 KiB cap may not, and is then answered by the pipeline instead).
-    static func fits(_ reply: CannedReply) -> Bool {
-        reply.prefix.count + reply.suffix.count + 64 < blockCapacity
-    }
 
     /// Sends `reply` on `request` with these rate-limit values; the caller has added the body.
     func send(_ reply: CannedReply, on request: OpaquePointer, headers: UnsafeMutablePointer<evkeyvalq>,

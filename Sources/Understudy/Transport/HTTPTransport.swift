@@ -26,9 +26,6 @@ final class HTTPTransport: @unchecked Sendable {
     private var isShuttingDown = false
     private var shutdownTimer: OpaquePointer?
     private var shutdownDeadline = 0.0
-    /// Whether a finished index build may still hand its requests back to the loop: closed before the loop stops,
-    /// so no build outlives the loop it would wake.
-    private let handsBack = Locked(true)
 
     /// The port bound (the real one when 0 was asked for).
     var port: Int { listener.port }
@@ -82,9 +79,13 @@ final class HTTPTransport: @unchecked Sendable {
         configure(http, secure: tls != nil && secure == nil)
         if let secure { configure(secure.http, secure: true) }
         writer.cannedHead.servers = [http] + (secure.map { [$0.http] } ?? [])
+    }
+
+    /// The ports of its origins by scheme: `http`, `https` or both (`--tls-port`).
+    var originPorts: [String: Int] {
         var ports = servesPlainHTTP ? ["http": listener.port] : [:]
         ports["https"] = securePort
-        pipeline.attach(self, configuration: configuration, ports: ports)
+        return ports
     }
 
     /// The TLS context the settings describe; a certificate that cannot be made or read stops the start.
@@ -154,22 +155,9 @@ final class HTTPTransport: @unchecked Sendable {
             writer.carryOut(plan, pipeline.delivery(for: plan, clientAddress: HTTPTransport.peerAddress(of: request)),
                             on: request)
         case .awaitingIndexes(let groundwork):
-            awaitIndexes(groundwork, request, incoming)
+            // The writer holds the request, as it holds a delayed reply, until its indexes are built.
+            writer.hold(until: groundwork) { [self] in serve(request, incoming, indexesReady: true) }
         }
-    }
-
-    /// Has the writer hold a request while its indexes are built off the loop (the loop serves others meanwhile),
-    /// and plans it again once they are there, or at once when they were built by now. A build is another thread,
-    /// so it hands the request back through the loop's inbox; this object is the bridge that may be called there.
-    private func awaitIndexes(_ groundwork: Router.Groundwork, _ request: OpaquePointer, _ incoming: HTTPRequest) {
-        let ticket = writer.holdForIndexes { [self] in serve(request, incoming, indexesReady: true) }
-        let waits = groundwork.start { [self] in
-            handsBack.withLock { open in
-                guard open else { return }
-                loop.submit { [self] in writer.resumeAwaiting(ticket) }
-            }
-        }
-        if !waits { writer.resumeAwaiting(ticket) }
     }
 
     /// Drops what has arrived of an unread body; the plan closes the connection after this reply, so nothing
@@ -211,7 +199,7 @@ final class HTTPTransport: @unchecked Sendable {
         let drained = writer.tasks.isEmpty && !connections.hasUnwrittenReplies && !writer.isAwaitingIndexes
         guard drained || EventLoop.monotonicMilliseconds() >= shutdownDeadline else { return }
         if let shutdownTimer { event_del(shutdownTimer) }
-        handsBack.withLock { $0 = false }
+        writer.stopResumingAwaited()
         writer.closeAllTasks()
         evhttp_free(http)
         if let secure { evhttp_free(secure.http) }
@@ -238,7 +226,7 @@ extension HTTPTransport: TransportControls {
     }
 
     func sendUpstream(_ request: UpstreamRequest) -> UpstreamExchange {
-        guard let upstreamClient else { return .unsent("no upstream is configured") }
+        guard let upstreamClient else { return .unsent("no upstream is configured", at: EventLoop.monotonicMilliseconds()) }
         return upstreamClient.send(request)
     }
 

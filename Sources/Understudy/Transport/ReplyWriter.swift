@@ -1,19 +1,27 @@
 import CLibevent
 import Foundation
+import UnderstudyLocking
 
 /// Carries out a `ReplyPlan` on evhttp: after its delay, whole, or by driving its `Delivery` for replies that
 /// outlive the callback. Tells `completion` how each reply went, once. The only writer of replies; used on its
 /// loop thread only.
-final class ReplyWriter {
+///
+/// `@unchecked Sendable`: only for an index build's wake-up (`hold(until:then:)`), which runs on the builder's
+/// thread and touches nothing of the writer but `resumesAwaited` (a lock) and the loop's inbox; the work it submits
+/// runs on the loop thread, as every other member does.
+final class ReplyWriter: @unchecked Sendable {
     let loop: EventLoop
     private let completion: (ReplyPlan, ReplyOutcome) -> Void
     /// Replies that outlive their callback, keyed by identity.
     var tasks: [ObjectIdentifier: ConnectionTask] = [:]
     /// Replies waiting on a delay timer, keyed by identity.
     private var pending: [ObjectIdentifier: PendingReply] = [:]
-    /// Requests waiting for an index their route needs (`Router.Groundwork`), by ticket: what plans each again.
+    /// Requests waiting for an index their route needs (`Groundwork`), by ticket: what plans each again.
     var awaitingIndexes: [Int: () -> Void] = [:]
     var awaitedCount = 0
+    /// Whether a finished index build may still hand its request back to the loop: closed before the loop stops,
+    /// so no build outlives the loop it would wake.
+    let resumesAwaited = Locked(true)
     /// The buffers canned replies' heads are written from.
     let cannedHead = CannedHead()
 

@@ -58,7 +58,7 @@ import Testing
             if route.method == "GET" { table[template, default: []].insert("HEAD") }
         }
         var spec: [String: Set<String>] = [:]
-        for path in SpecRoutes.allPaths where !path.template.hasPrefix(AdminRoutes.prefix + "/") {
+        for path in SpecRoutes.allPaths where !path.template.hasPrefix(AdminPath.prefix + "/") {
             spec[path.template, default: []].formUnion(path.methods)
         }
         for (template, methods) in spec where template.hasPrefix("/auth/") && table[template] == nil {
@@ -77,7 +77,7 @@ import Testing
     @Test func nothingOutsideTheSpecIsServedByTheAdminAPI() async throws {
         let words = SpecRoutes.vocabulary + RouteParityTests.plausible
         try await withServer { _, client in
-            let paths = words.map { AdminRoutes.prefix + "/" + $0 } + words.flatMap { a in words.map { "\(AdminRoutes.prefix)/\(a)/\($0)" } }
+            let paths = words.map { AdminPath.prefix + "/" + $0 } + words.flatMap { a in words.map { "\(AdminPath.prefix)/\(a)/\($0)" } }
             let served = try await RouteParityTests.served(paths, client: client, headers: [:])
             #expect(served.count > 5)
             let undocumented = served.filter { SpecRoutes.templates(matching: SpecRoutes.documented($0)).isEmpty }

@@ -19,7 +19,7 @@ import UnderstudyJSON
         #expect(String(decoding: try encoder.encode(fault), as: UTF8.self) == json)
         #expect(try JSONDecoder().decode(Fault.TLS.self, from: Data(json.utf8)) == fault)
         guard case .object(let fields) = try JSONParser.parse(Array(json.utf8)) else { throw APIError(500, "not an object") }
-        #expect(try AdminJSON.decodeTLSFault(fields) == fault)
+        #expect(try FaultJSON.tlsFault(fields) == fault)
         #expect(AdminJSON.tlsFault(fault) == .object(fields))
     }
 

@@ -2,36 +2,25 @@ import Testing
 import UnderstudyJSON
 @testable import Understudy
 
-/// The pipeline's decisions, values in and values out: every branch of the fault decision and of the fast path,
-/// with no socket and no loop.
+/// The pipeline's decisions, values in and values out, against a stub responder: the sequence (stop, admin, fast
+/// path, token, groundwork, one fault decision, the answer, the middleware), every branch of the fault decision,
+/// and what each answer becomes. No catalogue, no socket, no loop; each responder has its own suite.
 @Suite struct PipelineTests {
+    private let responder = StubResponder()
     private let pipeline: Pipeline
 
     init() {
         var configuration = UnderstudyServer.Configuration()
         configuration.clock = { 1_000 }
-        let journal = Journal(capacity: 100)
-        pipeline = Pipeline(configuration: configuration, faults: FaultController(seed: 1, journal: journal),
-                            journal: journal)
+        pipeline = Pipeline.testing(responder, configuration: configuration)
     }
 
-    private func plan(_ method: String = "GET", _ target: String = "/products/1", fault: String? = nil,
+    private func plan(_ method: String = "GET", _ target: String = "/items/1", fault: String? = nil,
                       headers: HTTPHeaders = [:], stopping: Bool = false) -> ReplyPlan {
         var all = headers
         if let fault { all.add(FaultHeaders.fault, fault) }
-        switch pipeline.plan(for: PipelineTests.request(method, target, headers: all), stopping: stopping) {
-        case .reply(let plan):
-            return plan
-        case .awaitingIndexes:
-            Issue.record("\(method) \(target) waits for an index at the fixtures' size")
-            return pipeline.plan(for: PipelineTests.request(method, target, headers: all), stopping: stopping,
-                                 indexesReady: true).reply!
-        }
-    }
-
-    /// A request as the transport reads one: the headers the fast path looks at found while reading.
-    static func request(_ method: String, _ target: String, headers: HTTPHeaders) -> HTTPRequest {
-        HTTPRequest(method: method, target: target, headers: headers, arrivedAt: 1_000)
+        return pipeline.replyPlan(for: HTTPRequest(method: method, target: target, headers: all, arrivedAt: 1_000),
+                                  stopping: stopping)
     }
 
     private func text(_ plan: ReplyPlan) -> String {
@@ -40,23 +29,80 @@ import UnderstudyJSON
 
     @Test func aStoppingServerClosesWithNoReply() {
         #expect(plan(stopping: true).delivery == .empty)
+        #expect(responder.asked.isEmpty)
     }
 
-    @Test func aCachedRouteTakesTheFastPathAndAFaultedOneDoesNot() {
-        let first = plan()
-        let second = plan()
-        #expect(first.canned != nil || second.canned != nil)
-        let faulted = plan(fault: "delay=5ms")
-        #expect(faulted.canned == nil)
-        #expect(faulted.delayMilliseconds == 5)
-        #expect(faulted.applied == "delay=5ms")
+    @Test func theAdminAPIIsAnsweredByItsOwnResponder() {
+        let health = plan("GET", "/__understudy/health")
+        #expect(health.isAdmin)
+        #expect(health.response.status == 200)
+        #expect(responder.asked.isEmpty)
     }
 
-    @Test func aPlainErrorStatusIsCannedOnceAndSentAsIs() {
-        let plan = plan(fault: "status=503")
-        #expect(plan.canned?.status == 503)
-        #expect(plan.applied == "status=503")
-        #expect(plan.delivery == .whole)
+    @Test func theResponderIsAskedOnceWithTheKindItGaveAndNoFault() {
+        responder.requestKind = .stream(throughAuth: true)
+        _ = plan()
+        #expect(responder.asked.count == 1)
+        #expect(responder.asked.first?.kind == .stream(throughAuth: true))
+        #expect(responder.asked.first?.fault == nil)
+    }
+
+    @Test func theRespondersCannedReplyIsTheFastPathOnlyForAPlainGET() {
+        let canned = CannedReply(body: SharedBytes(StubResponder.body), etag: "W/\"1\"")
+        responder.canned = (canned, 7)
+        let fast = plan()
+        #expect(fast.canned === canned)
+        #expect(fast.delayMilliseconds == 7)
+        #expect(responder.asked.isEmpty)
+        #expect(plan("POST").canned == nil)
+        #expect(plan(headers: ["Origin": "http://a"]).canned == nil)
+        #expect(plan(fault: "delay=5ms").canned == nil)
+        #expect(responder.asked.count == 3)
+    }
+
+    @Test func aRuleInstalledTurnsTheFastPathOff() throws {
+        responder.canned = (CannedReply(body: SharedBytes(StubResponder.body), etag: "W/\"1\""), 0)
+        try pipeline.faults.add(FaultRule(match: FaultRule.Match(path: "/elsewhere"), fault: "status=500"))
+        #expect(plan().canned == nil)
+    }
+
+    @Test func aPlainErrorStatusIsCannedOnlyWhereTheResponderAllowsIt() {
+        let routed = plan(fault: "status=503")
+        #expect(routed.canned == nil)
+        #expect(routed.response.status == 503)
+        responder.cansFaultReplies = true
+        let canned = plan(fault: "status=503")
+        #expect(canned.canned?.status == 503)
+        #expect(canned.applied == "status=503")
+        #expect(canned.delivery == .whole)
+        #expect(plan(fault: "status=503").canned === canned.canned)
+    }
+
+    @Test func aRequestWhoseIndexesAreNotBuiltWaitsThenIsAnswered() {
+        responder.pendingGroundwork = Groundwork(narrowing: { _ in true }, sort: nil)
+        let request = HTTPRequest(method: "GET", target: "/items?q=x")
+        guard case .awaitingIndexes = pipeline.plan(for: request, stopping: false) else {
+            Issue.record("the request did not wait for its index")
+            return
+        }
+        #expect(responder.asked.isEmpty)
+        guard case .reply(let plan) = pipeline.plan(for: request, stopping: false, indexesReady: true) else {
+            Issue.record("the request waited again")
+            return
+        }
+        #expect(plan.response.status == 200)
+        #expect(responder.asked.count == 1)
+    }
+
+    @Test func aFaultThatNeedsTheTokenIsRefusedBeforeTheGroundwork() {
+        var configuration = UnderstudyServer.Configuration()
+        configuration.adminToken = "secret"
+        let guarded = Pipeline.testing(responder, configuration: configuration)
+        responder.pendingGroundwork = Groundwork(narrowing: { _ in true }, sort: nil)
+        let refused = guarded.replyPlan(for: HTTPRequest(method: "GET", target: "/items",
+                                                        headers: [FaultHeaders.fault: "status=500"]))
+        #expect(refused.response.status == 401)
+        #expect(responder.asked.isEmpty)
     }
 
     @Test func anInvalidSessionIsTheClientsError() {
@@ -83,12 +129,17 @@ import UnderstudyJSON
         #expect(refused.applied == "rate-limit=1/10s")
     }
 
-    @Test func aStatusWithADelayReplacesTheRoutedReply() {
+    @Test func aStatusWithADelayReplacesTheAnswer() {
         let plan = plan(fault: "status=500; delay=1ms")
         #expect(plan.canned == nil)
         #expect(plan.response.status == 500)
         #expect(plan.delayMilliseconds == 1)
         #expect(plan.applied == "status=500; delay=1ms")
+    }
+
+    @Test func theAnswersDelayAddsToTheFaultsDelay() {
+        responder.answer = .reply(.json(StubResponder.body), delayMilliseconds: 20)
+        #expect(plan(fault: "delay=5ms").delayMilliseconds == 25)
     }
 
     @Test func anExpiredTokenNeedsATokenToExpire() {
@@ -100,28 +151,19 @@ import UnderstudyJSON
         #expect(without.applied == nil)
     }
 
-    @Test func aRouteReplyBuiltPerRequestGetsAnETag() {
-        // `/auth/me` is built from the user's stored text on every request, outside the reply cache.
-        let user = Catalog.standard.users.user(named: "emilys")!
-        let token = TokenService(secret: UnderstudyServer.Configuration().tokenSecret)
-            .sign(claims: user.tokenClaims, issuedAt: 1_000, lifetimeSeconds: 3_600)
-        let me = plan("GET", "/auth/me", headers: ["Authorization": "Bearer \(token)"])
-        #expect(me.response.status == 200)
-        #expect(me.response.headers["ETag"] == HTTPResponse.weakETag(for: user.encoded.bytes))
-    }
-
     @Test func malformedBreaksOnlyASuccessfulBody() {
         let broken = plan(fault: "malformed")
         #expect(broken.response.status == 200)
         #expect((try? JSONParser.parse(broken.response.body.bytesCopy)) == nil)
         #expect(broken.applied == "malformed")
-        let missing = plan("GET", "/products/99999", fault: "malformed")
+        responder.answer = .response(.message("Not found", status: 404))
+        let missing = plan(fault: "malformed")
         #expect(missing.response.status == 404)
         #expect(missing.applied == nil)
     }
 
     @Test func bodyFaultsChooseTheirDelivery() {
-        let length = plan(fault: "delay=1ms").response.body.count
+        let length = StubResponder.body.count
         #expect(plan(fault: "truncate=10").delivery == .truncated(bytes: 10))
         #expect(plan(fault: "truncate=50%").delivery == .truncated(bytes: length / 2))
         #expect(plan(fault: "truncate=\(length * 2)").delivery == .truncated(bytes: length - 1))
@@ -150,46 +192,59 @@ import UnderstudyJSON
     }
 
     @Test func aReplyWithNoBodySkipsTheBodyFaults() {
-        let head = plan("HEAD", "/products/1", fault: "truncate=10")
+        let head = plan("HEAD", fault: "truncate=10")
         #expect(head.delivery == .whole)
         #expect(head.applied == nil)
     }
 
-    @Test func streamFaultsActOnlyOnTheStream() {
-        let stream = plan("GET", "/products/stream?count=2", fault: "drop-after=1")
-        guard case .stream(let streamPlan) = stream.delivery else {
-            Issue.record("no stream delivery: \(stream.delivery)")
-            return
-        }
-        #expect(streamPlan.faults.dropAfter == 1)
-        #expect(stream.applied == "drop-after=1")
+    @Test func streamFaultsActOnlyOnAStreamAndReachTheResponder() {
+        responder.requestKind = .stream(throughAuth: false)
+        let stream = plan(fault: "drop-after=1; delay=1ms")
+        #expect(stream.applied == "drop-after=1; delay=1ms")
+        #expect(responder.asked.last?.fault?.stream.dropAfter == 1)
+        responder.requestKind = .body
         let notAStream = plan(fault: "drop-after=1; delay=1ms")
         #expect(notAStream.applied == "delay=1ms")
         #expect(notAStream.delivery == .whole)
     }
 
-    @Test func aStreamTheClientHasWholeIs204() {
-        let plan = plan("GET", "/products/stream?count=2", headers: ["Last-Event-ID": "2"])
-        #expect(plan.response.status == 204)
-        #expect(plan.delivery == .whole)
+    @Test func aForwardedAnswerCarriesItsBodyFaultsToTheDelivery() {
+        responder.requestKind = .forwarded
+        responder.answer = .forward
+        let plain = plan()
+        #expect(plain.delivery == .proxy(ProxyPlan()))
+        let faulted = plan(fault: "truncate=10")
+        guard case .proxy(let proxyPlan) = faulted.delivery else {
+            Issue.record("not forwarded: \(faulted.delivery)")
+            return
+        }
+        #expect(proxyPlan.truncation == .bytes(10))
+        #expect(proxyPlan.appliedToBody == "truncate=10")
+        #expect(proxyPlan.appliedToStream == nil)
+        // Either kind's directives may act: the upstream's head tells which kind of reply it is.
+        guard case .proxy(let streamPlan) = plan(fault: "drop-after=2").delivery else {
+            Issue.record("a stream fault was not forwarded")
+            return
+        }
+        #expect(streamPlan.stream.dropAfter == 2)
+        #expect(streamPlan.appliedToStream == "drop-after=2")
+        // A connection fault needs no upstream: nothing is forwarded.
+        #expect(plan(fault: "reset").delivery == .reset(afterHeaders: false))
+        #expect(plan(fault: "reset=after-headers").delivery == .proxy(ProxyPlan(resetAfterHead: true)))
     }
 
-    @Test func theDeliveryIsBuiltFromTheFinalResponse() {
+    @Test func theDeliveryIsBuiltFromTheFinalResponseOrByTheResponder() {
         let truncated = plan(fault: "truncate=10")
         guard let delivery = pipeline.delivery(for: truncated) as? TruncatedBody else {
             Issue.record("not a truncated body")
             return
         }
-        #expect(delivery.body == truncated.response.body.bytesCopy)
+        #expect(delivery.body == Array(StubResponder.body))
         #expect(delivery.cut == .bytes(10))
         #expect(pipeline.delivery(for: plan()) == nil)
-    }
-}
-
-private extension Pipeline.Planned {
-    /// The reply planned, when nothing waits for an index.
-    var reply: ReplyPlan? {
-        if case .reply(let plan) = self { return plan }
-        return nil
+        #expect(responder.deliveriesAsked == 0)
+        responder.answer = .forward
+        _ = pipeline.delivery(for: plan())
+        #expect(responder.deliveriesAsked == 1)
     }
 }

@@ -68,9 +68,7 @@ import Testing
     }
 
     @Test func thePipelineTakesTheRateFromTheFaultOrTheSessionsProfile() throws {
-        let journal = Journal(capacity: 10)
-        let pipeline = Pipeline(configuration: UnderstudyServer.Configuration(),
-                                faults: FaultController(seed: 1, journal: journal), journal: journal)
+        let pipeline = Pipeline.serving(UnderstudyServer.Configuration())
         func rate(_ text: String) -> Int? {
             Array(text.utf8).withUnsafeBytes { pipeline.uploadRate(forHead: $0)?.bytesPerSecond }
         }
@@ -86,9 +84,7 @@ import Testing
     @Test func anAdminTokenIsNeededForAnUploadRateAsForAnyFault() {
         var configuration = UnderstudyServer.Configuration()
         configuration.adminToken = "secret"
-        let journal = Journal(capacity: 10)
-        let pipeline = Pipeline(configuration: configuration, faults: FaultController(seed: 1, journal: journal),
-                                journal: journal)
+        let pipeline = Pipeline.serving(configuration)
         func rate(_ text: String) -> Int? {
             Array(text.utf8).withUnsafeBytes { pipeline.uploadRate(forHead: $0)?.bytesPerSecond }
         }

@@ -1,0 +1,78 @@
+/// Answers from a recording (`--replay DIR`) instead of the DummyJSON routes. A hit is a reply like a routed one,
+/// so faults, ETag/304, CORS, sessions and the journal treat it the same; a miss is a JSON 502 naming the nearest
+/// recordings, or with an upstream (`--upstream` too) forwarded to it, and recorded with `--record`.
+///
+/// An answer that is the only one its request has is canned after its first plain GET, and later plain GETs of that
+/// target take the fast path.
+final class ReplayResponder: Responder {
+    let routes: ReplayRoutes
+    /// Where a miss goes, when there is an upstream.
+    let fallback: UpstreamResponder?
+    /// Counts the misses, for `/__understudy/recording` (a recording to fill in is what they ask for).
+    let recorder: Recorder
+    /// Whether any fault rule is installed: an answer is canned only from a GET no rule could have acted on.
+    private let rulesInstalled: () -> Bool
+    /// Recorded answers that never change, canned the first time each target is served, by target.
+    @exclusivity(unchecked) private var canned: [String: CannedReply] = [:]
+    static let maximumCannedReplies = 4_096
+
+    init(routes: ReplayRoutes, fallback: UpstreamResponder?, recorder: Recorder, rulesInstalled: @escaping () -> Bool) {
+        self.routes = routes
+        self.fallback = fallback
+        self.recorder = recorder
+        self.rulesInstalled = rulesInstalled
+    }
+
+    func cannedReply(for request: HTTPRequest) -> CannedAnswer? {
+        guard !canned.isEmpty, let reply = canned[request.target] else { return nil }
+        return (reply, 0)
+    }
+
+    /// With an upstream, a request's kind is known once it is answered (a miss is forwarded): either may act.
+    func kind(of request: HTTPRequest) -> RequestKind {
+        fallback == nil ? .body : .forwarded
+    }
+
+    func respond(to request: HTTPRequest, as kind: RequestKind, fault: FaultSpec?, seed: UInt64) -> Answer {
+        switch routes.answer(request) {
+        case .hit(let response, let always):
+            // A plain GET of an answer that never changes is sent from the fast path from now on.
+            if always, isPlain(request) { remember(response, for: request.target) }
+            return .response(response)
+        case .miss(let miss):
+            recorder.missed(request)
+            return fallback == nil ? .response(ReplayRoutes.missResponse(miss)) : .forward
+        }
+    }
+
+    func delivery(for plan: ReplyPlan, clientAddress: @autoclosure () -> String?) -> (any Delivery)? {
+        fallback?.delivery(for: plan, clientAddress: clientAddress())
+    }
+
+    /// Whether `request` asks for nothing but the recorded answer: a GET with no body, no fault (header, `_fault` or
+    /// rule), no `Origin` or condition (they change the reply), so its canned form serves every later one.
+    private func isPlain(_ request: HTTPRequest) -> Bool {
+        request.method == "GET" && request.body.isEmpty && !request.hasOriginOrCondition
+            && (request.faultHeader ?? "").isEmpty && request.query["_fault"] == nil && !rulesInstalled()
+    }
+
+    /// Cans `response`, the one recorded answer a plain GET of `target` gets, when its head is one the canned path
+    /// writes byte for byte as the pipeline would: `Content-Type` first (evhttp adds its own default when no field
+    /// is called that), a 2xx with a body. Recorded rate-limit counters (an API that sends DummyJSON's, as
+    /// DummyJSON and Understudy do) are kept as recorded, where the canned head would add the server's own.
+    private func remember(_ response: HTTPResponse, for target: String) {
+        guard canned[target] == nil, canned.count < ReplayResponder.maximumCannedReplies,
+              (200..<300).contains(response.status), response.status != 204, response.body.count > 0,
+              response.headers.fields.first?.name.lowercased() == "content-type" else { return }
+        let body: SharedBytes
+        switch response.body {
+        case .shared(let shared): body = shared
+        case .bytes(let bytes): body = SharedBytes(bytes)
+        case .empty: return
+        }
+        let reply = CannedReply(status: response.status, headers: response.headers.fields, body: body,
+                                etag: response.status == 200 ? response.etag : nil, fault: nil)
+        guard reply.fitsCannedHead else { return }
+        canned[target] = reply
+    }
+}

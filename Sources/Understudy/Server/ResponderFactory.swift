@@ -1,0 +1,55 @@
+import UnderstudyRecording
+
+/// Builds, once at start, who answers: the responder of the configuration's serving mode, the admin API's, and the
+/// pipeline that asks them. The only reader of the mode (`replay`, `upstream`, the catalogue): a new way of
+/// answering is a new responder and a line here.
+struct ResponderFactory {
+    /// What the server keeps of what was built: the pipeline, and what it reads or stops besides it.
+    struct Built {
+        let pipeline: Pipeline
+        /// The recorder of forwarded exchanges (`--record`), which a stopping server flushes.
+        let recorder: Recorder
+        /// Connects the transport once it is bound, with its origins' ports by scheme.
+        let attach: (any TransportControls, [String: Int]) -> Void
+    }
+
+    let configuration: UnderstudyServer.Configuration
+    let faults: FaultController
+    let journal: Journal
+    let monotonicMilliseconds: () -> Double
+
+    func build() -> Built {
+        let recorder = Recorder(writer: configuration.record)
+        let upstream = configuration.upstream.map {
+            UpstreamResponder(upstream: $0, recorder: recorder, monotonicMilliseconds: monotonicMilliseconds)
+        }
+        let replayed = configuration.replay.map(ReplayRoutes.init)
+        let responder: any Responder
+        if let replayed {
+            responder = ReplayResponder(routes: replayed, fallback: upstream, recorder: recorder) { [faults] in faults.hasRules }
+        } else if let upstream {
+            responder = upstream
+        } else {
+            let router = Router(catalog: configuration.catalog, tokens: TokenService(secret: configuration.tokenSecret),
+                                now: configuration.clock)
+            responder = CatalogueResponder(router: router, streams: StreamSource(
+                catalog: configuration.catalog, maximumUnflushedBytes: configuration.maximumStreamBacklogBytes))
+        }
+        let feed = LiveFeed(faults: faults, journal: journal)
+        let remoteControl = RemoteControlPolicy(host: configuration.host, token: configuration.adminToken)
+        let admin = AdminResponder(remoteControl: remoteControl, faults: faults, journal: journal, feed: feed,
+                                   recording: RecordingControls(upstream: configuration.upstream, recorder: recorder,
+                                                                replayedRoutes: replayed?.routes),
+                                   boundHost: configuration.host, allowedHosts: configuration.allowedHosts,
+                                   maximumFeedBacklogBytes: configuration.maximumStreamBacklogBytes)
+        let middleware = MiddlewareChain(journal: journal, feed: feed, recorder: recorder,
+                                         requestLog: configuration.requestLog)
+        let pipeline = Pipeline(responder: responder, admin: admin, faults: faults, remoteControl: remoteControl,
+                                middleware: middleware, clock: configuration.clock,
+                                monotonicMilliseconds: monotonicMilliseconds)
+        return Built(pipeline: pipeline, recorder: recorder) { transport, ports in
+            admin.attach(transport, ports: ports)
+            upstream?.attach(transport)
+        }
+    }
+}
