@@ -49,6 +49,12 @@ let package = Package(
             pkgConfig: "libevent_openssl",
             providers: [.apt(["libevent-dev"]), .brew(["libevent"])]
         ),
+        // libfyaml's event parser, for OpenAPI documents written in YAML (UnderstudyYAML builds the tree).
+        .systemLibrary(
+            name: "CFYAML",
+            pkgConfig: "libfyaml",
+            providers: [.apt(["libfyaml-dev"]), .brew(["libfyaml"])]
+        ),
         // Canned reply heads linked into evhttp's header list, and evhttp's own refusals rewritten as JSON on
         // their way out of a connection's output buffer (see RefusalPages.c).
         .target(
@@ -65,6 +71,13 @@ let package = Package(
         // The order-keeping JSON parser and writer, shared by the server and the testing library.
         .target(
             name: "UnderstudyJSON",
+            swiftSettings: strictSettings
+        ),
+        // YAML to the JSON trees JSON tools see (YAML 1.2's core schema, duplicate keys refused, aliases and depth
+        // bounded), over libfyaml: for the server and the CLI, never for a library an app links.
+        .target(
+            name: "UnderstudyYAML",
+            dependencies: ["CFYAML", "UnderstudyJSON"],
             swiftSettings: strictSettings
         ),
         // The typed fault spec (`Fault`): pure Swift, shared by the server and UnderstudyControl, which re-export it.
@@ -158,6 +171,11 @@ let package = Package(
         .testTarget(
             name: "UnderstudyRecordingTests",
             dependencies: ["UnderstudyRecording", "UnderstudyJSON"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "UnderstudyYAMLTests",
+            dependencies: ["UnderstudyYAML", "UnderstudyJSON", "UnderstudyTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Installs the C libraries Understudy links against (libevent with its OpenSSL bufferevents, OpenSSL's libssl and
-# libcrypto) when they are missing, and on Debian/Ubuntu makes sure `python3 -m venv` works (`make test` creates a
-# venv for the contract check).
+# libcrypto, libfyaml for OpenAPI documents in YAML) when they are missing, and on Debian/Ubuntu makes sure
+# `python3 -m venv` works (`make test` creates a venv for the contract check).
 # Safe to run repeatedly: it does nothing, and prints nothing, when everything is already there.
 # `install-deps.sh browser` adds Debian's chromium, chromium-driver and libnss3-tools for `make browser`.
 set -euo pipefail
 
 have() { command -v "$1" >/dev/null 2>&1; }
-found() { have pkg-config && pkg-config --exists libevent libevent_pthreads libevent_openssl libssl libcrypto; }
+found() { have pkg-config && pkg-config --exists libevent libevent_pthreads libevent_openssl libssl libcrypto libfyaml; }
 # Debian and Ubuntu ship venv's ensurepip separately (python3-venv); without it `python3 -m venv` fails.
 venv_works() { python3 -m venv --help >/dev/null 2>&1 && python3 -c "import ensurepip" >/dev/null 2>&1; }
 
@@ -80,19 +80,19 @@ if found; then ensure_venv; exit 0; fi
 case "$(uname -s)" in
   Linux)
     if ! have apt-get; then
-      echo "install-deps: need libevent (with pthreads and openssl) and OpenSSL (libssl, libcrypto) development files; install them with your package manager" >&2
+      echo "install-deps: need libevent (with pthreads and openssl), OpenSSL (libssl, libcrypto) and libfyaml development files; install them with your package manager" >&2
       exit 1
     fi
-    echo "install-deps: installing libevent-dev, libssl-dev and pkg-config with apt-get" >&2
-    apt_install libevent-dev libssl-dev pkg-config
+    echo "install-deps: installing libevent-dev, libssl-dev, libfyaml-dev and pkg-config with apt-get" >&2
+    apt_install libevent-dev libssl-dev libfyaml-dev pkg-config
     ;;
   Darwin)
     if ! have brew; then
-      echo "install-deps: install Homebrew, then run: brew install libevent openssl@3 pkg-config" >&2
+      echo "install-deps: install Homebrew, then run: brew install libevent openssl@3 libfyaml pkg-config" >&2
       exit 1
     fi
-    echo "install-deps: installing libevent, openssl@3 and pkg-config with brew" >&2
-    brew install libevent openssl@3 pkg-config
+    echo "install-deps: installing libevent, openssl@3, libfyaml and pkg-config with brew" >&2
+    brew install libevent openssl@3 libfyaml pkg-config
     ;;
   *)
     echo "install-deps: unsupported system $(uname -s)" >&2
@@ -100,5 +100,5 @@ case "$(uname -s)" in
     ;;
 esac
 
-found || { echo "install-deps: libevent, libevent_openssl, libssl or libcrypto still not found by pkg-config" >&2; exit 1; }
+found || { echo "install-deps: libevent, libevent_openssl, libssl, libcrypto or libfyaml still not found by pkg-config" >&2; exit 1; }
 ensure_venv

@@ -52,7 +52,7 @@ class InstallDepsOnAMac(unittest.TestCase):
     def test_darwin_installs_with_brew_and_looks_in_both_homebrew_prefixes(self):
         result = self.run_script("Darwin")
         self.assertEqual(result.returncode, 0, result.stderr)
-        self.assertEqual(self.log("brew"), "install libevent openssl@3 pkg-config\n")
+        self.assertEqual(self.log("brew"), "install libevent openssl@3 libfyaml pkg-config\n")
         self.assertEqual(self.log("apt-get"), "")
         searched = self.log("pkg-config").splitlines()[-1].split(":")
         for folder in ("/opt/homebrew/lib/pkgconfig", "/opt/homebrew/opt/openssl@3/lib/pkgconfig",
@@ -69,7 +69,7 @@ class InstallDepsOnAMac(unittest.TestCase):
         self.remove("brew")
         result = self.run_script("Darwin")
         self.assertEqual(result.returncode, 1)
-        self.assertIn("brew install libevent openssl@3 pkg-config", result.stderr)
+        self.assertIn("brew install libevent openssl@3 libfyaml pkg-config", result.stderr)
         self.assertEqual(self.log("apt-get"), "")
 
     def test_darwin_tools_go_through_brew(self):
@@ -81,7 +81,7 @@ class InstallDepsOnAMac(unittest.TestCase):
     def test_linux_still_uses_apt_get(self):
         result = self.run_script("Linux")
         self.assertEqual(result.returncode, 0, result.stderr)
-        self.assertIn("install -y -qq libevent-dev libssl-dev pkg-config", self.log("apt-get"))
+        self.assertIn("install -y -qq libevent-dev libssl-dev libfyaml-dev pkg-config", self.log("apt-get"))
         self.assertEqual(self.log("brew"), "")
         self.assertNotIn("/opt/homebrew", self.log("pkg-config"))
 

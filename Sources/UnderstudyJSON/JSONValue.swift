@@ -84,6 +84,12 @@ package struct JSONNumber: Sendable, Equatable {
     }
 
     /// 2^53 − 1: the largest integer every JSON reader (JavaScript's included) keeps exactly.
+    /// A number from its JSON text (`-12`, `3.5e2`), kept as the parser keeps one; nil when it is not a number.
+    package static func parsed(_ text: String) -> JSONNumber? {
+        guard let value = Double(text) else { return nil }
+        return JSONNumber(parsedText: text, value: value)
+    }
+
     package static let largestExactInteger = 9_007_199_254_740_991
 
     /// A seed, written as an unsigned integer.
