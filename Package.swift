@@ -80,6 +80,14 @@ let package = Package(
             dependencies: ["CFYAML", "UnderstudyJSON"],
             swiftSettings: strictSettings
         ),
+        // OpenAPI documents as a fake backend: loading (references across files), JSON Schema (OpenAPI 3.0's dialect
+        // and 2020-12), validation, seeded generation, routing, `Prefer`, state. Foundation only, no server and no C
+        // library, so UnderstudyTesting can answer from a document with no server.
+        .target(
+            name: "UnderstudyOpenAPI",
+            dependencies: ["UnderstudyJSON", "UnderstudyLocking"],
+            swiftSettings: strictSettings
+        ),
         // The typed fault spec (`Fault`): pure Swift, shared by the server and UnderstudyControl, which re-export it.
         .target(
             name: "UnderstudyFaultSpec",
@@ -176,6 +184,11 @@ let package = Package(
         .testTarget(
             name: "UnderstudyYAMLTests",
             dependencies: ["UnderstudyYAML", "UnderstudyJSON", "UnderstudyTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "UnderstudyOpenAPITests",
+            dependencies: ["UnderstudyOpenAPI", "UnderstudyYAML", "UnderstudyJSON", "UnderstudyTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -1,0 +1,124 @@
+import UnderstudyJSON
+
+/// Where a value is: a document (by its URI, without a fragment) and a JSON pointer into it.
+package struct SchemaLocation: Hashable, Sendable, CustomStringConvertible {
+    package var document: String
+    package var pointer: [String]
+
+    package init(document: String, pointer: [String] = []) {
+        self.document = document
+        self.pointer = pointer
+    }
+
+    /// A location deeper in the same document.
+    package func appending(_ tokens: String...) -> SchemaLocation {
+        SchemaLocation(document: document, pointer: pointer + tokens)
+    }
+
+    /// `document#/json/pointer`.
+    package var description: String { document + "#" + JSONPointer.text(pointer) }
+}
+
+/// The documents a graph's schemas come from, by URI, and the resources (`$id`) and anchors (`$anchor`,
+/// `$dynamicAnchor`) found in them. A reference to a document not loaded yet asks `fetch` (a file beside the root,
+/// or a remote a caller maps to files); nothing is fetched from the network.
+package final class SchemaRegistry {
+    private(set) var documents: [String: JSONValue] = [:]
+    /// Loads the document at a URI (without fragment) that is not registered yet; nil when there is none.
+    private let fetch: (String) -> JSONValue?
+    /// Every URI a `$id` gives, to its location.
+    private(set) var resources: [String: SchemaLocation] = [:]
+    /// `uri#name` of every `$anchor` and `$dynamicAnchor`, to its location.
+    private(set) var anchors: [String: SchemaLocation] = [:]
+    /// `uri#name` of the `$dynamicAnchor`s alone.
+    private(set) var dynamicAnchors: Set<String> = []
+    /// Locations already indexed, so a document reached twice is walked once.
+    private var indexed: Set<SchemaLocation> = []
+
+    package init(fetch: @escaping (String) -> JSONValue? = { _ in nil }) {
+        self.fetch = fetch
+    }
+
+    /// Registers a document under `uri`.
+    package func add(_ document: JSONValue, uri: String) {
+        documents[URIReference.split(uri).base] = document
+    }
+
+    /// The document at `uri` (no fragment), fetched the first time.
+    package func document(_ uri: String) -> JSONValue? {
+        if let known = documents[uri] { return known }
+        guard let fetched = fetch(uri) else { return nil }
+        documents[uri] = fetched
+        return fetched
+    }
+
+    /// The value at a location.
+    package func value(at location: SchemaLocation) -> JSONValue? {
+        document(location.document).flatMap { JSONPointer.value(at: location.pointer, in: $0) }
+    }
+
+    /// Records the `$id`s and anchors of the schema at `location` and of its subschemas, whose base URI is `base`.
+    func index(_ location: SchemaLocation, base: String, dialect: SchemaDialect) {
+        guard !indexed.contains(location), let schema = value(at: location) else { return }
+        indexed.insert(location)
+        guard case .object(let object) = schema else { return }
+        var base = base
+        var dialect = dialect
+        if let declared = object["$schema"]?.stringValue, let named = SchemaDialect.named(declared) { dialect = named }
+        if let id = object[dialect.idKeyword]?.stringValue {
+            let resolved = URIReference.resolve(id, against: base)
+            let (uri, fragment) = URIReference.split(resolved)
+            if let fragment, !fragment.isEmpty, dialect == .openAPI30 {
+                // Draft 4's `"id": "#name"` is an anchor.
+                anchors[uri + "#" + fragment] = location
+            } else {
+                base = uri
+                resources[uri] = location
+            }
+        }
+        if dialect == .draft2020 {
+            if let anchor = object["$anchor"]?.stringValue { anchors[base + "#" + anchor] = location }
+            if let anchor = object["$dynamicAnchor"]?.stringValue {
+                anchors[base + "#" + anchor] = location
+                dynamicAnchors.insert(base + "#" + anchor)
+            }
+        }
+        for (keyword, shape) in SchemaRegistry.subschemaKeywords {
+            guard let value = object[keyword] else { continue }
+            switch (shape, value) {
+            case (.one, _), (.oneOrMany, .object), (.oneOrMany, .bool):
+                index(location.appending(keyword), base: base, dialect: dialect)
+            case (.many, .array(let items)), (.oneOrMany, .array(let items)):
+                for offset in items.indices { index(location.appending(keyword, String(offset)), base: base, dialect: dialect) }
+            case (.named, .object(let members)):
+                for member in members.entries where member.value.isSchemaShaped {
+                    index(location.appending(keyword, member.key), base: base, dialect: dialect)
+                }
+            default:
+                break
+            }
+        }
+    }
+
+    /// How a keyword holds subschemas.
+    enum Shape { case one, many, oneOrMany, named }
+
+    /// Every keyword with subschemas, in either dialect.
+    static let subschemaKeywords: [(String, Shape)] = [
+        ("additionalProperties", .one), ("additionalItems", .one), ("contains", .one), ("propertyNames", .one),
+        ("not", .one), ("if", .one), ("then", .one), ("else", .one), ("unevaluatedItems", .one),
+        ("unevaluatedProperties", .one), ("items", .oneOrMany), ("allOf", .many), ("anyOf", .many), ("oneOf", .many),
+        ("prefixItems", .many), ("properties", .named), ("patternProperties", .named), ("$defs", .named),
+        ("definitions", .named), ("dependentSchemas", .named), ("dependencies", .named),
+    ]
+}
+
+extension JSONValue {
+    /// Whether the value can be a schema: an object, or `true` or `false`.
+    var isSchemaShaped: Bool {
+        switch self {
+        case .object, .bool: true
+        default: false
+        }
+    }
+}
