@@ -77,7 +77,7 @@ let package = Package(
         // bounded), over libfyaml: for the server and the CLI, never for a library an app links.
         .target(
             name: "UnderstudyYAML",
-            dependencies: ["CFYAML", "UnderstudyJSON"],
+            dependencies: ["CFYAML", "UnderstudyJSON", "UnderstudyOpenAPI"],
             swiftSettings: strictSettings
         ),
         // OpenAPI documents as a fake backend: loading (references across files), JSON Schema (OpenAPI 3.0's dialect

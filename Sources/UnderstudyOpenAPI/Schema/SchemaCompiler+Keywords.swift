@@ -14,15 +14,18 @@ extension SchemaCompiler {
                 node.validates = metaSchemaValidates(declared)
             }
         }
-        if let id = object[dialect.idKeyword]?.stringValue, !(dialect == .openAPI30 && id.hasPrefix("#")) {
+        if let id = dialect.idKeyword.flatMap({ object[$0]?.stringValue }) {
             base = URIReference.split(URIReference.resolve(id, against: base)).base
             node.resource = base
         }
         if !node.validates { withoutValidation.insert(node.resource) }
         let resource = node.resource
+        // A subschema is read from its parent's value, not found again from the document's root.
         func sub(_ tokens: String...) -> Int {
-            compile(SchemaLocation(document: location.document, pointer: location.pointer + tokens), base: base,
-                    resource: resource, dialect: dialect)
+            var value: JSONValue? = .object(object)
+            for token in tokens { value = value.flatMap { JSONPointer.value(at: [token], in: $0) } }
+            return compile(SchemaLocation(document: location.document, pointer: location.pointer + tokens), base: base,
+                           resource: resource, dialect: dialect, value: value)
         }
         node.title = object["title"]?.stringValue
         if let text = object["$ref"]?.stringValue {
@@ -147,9 +150,21 @@ extension SchemaCompiler {
             // Draft 4's booleans make `minimum` and `maximum` exclusive.
             if low == .bool(true) { node.exclusiveMinimum = node.minimum; node.minimum = nil }
             if high == .bool(true) { node.exclusiveMaximum = node.maximum; node.maximum = nil }
-        case (.draft2020, _, _):
-            node.exclusiveMinimum = number("exclusiveMinimum")
-            node.exclusiveMaximum = number("exclusiveMaximum")
+        case (.draft2020, let low, let high):
+            // 2020-12's bounds are numbers. A document written for 3.0 and labelled 3.1 (OpenAI's) still has the
+            // booleans: they are read as 3.0 reads them, and said.
+            if case .bool(let exclusive)? = low {
+                if exclusive { node.exclusiveMinimum = node.minimum; node.minimum = nil }
+                tolerated(location.appending("exclusiveMinimum"), "exclusiveMinimum")
+            } else {
+                node.exclusiveMinimum = number("exclusiveMinimum")
+            }
+            if case .bool(let exclusive)? = high {
+                if exclusive { node.exclusiveMaximum = node.maximum; node.maximum = nil }
+                tolerated(location.appending("exclusiveMaximum"), "exclusiveMaximum")
+            } else {
+                node.exclusiveMaximum = number("exclusiveMaximum")
+            }
         }
         node.minLength = count("minLength")
         node.maxLength = count("maxLength")

@@ -4,6 +4,8 @@ import UnderstudyJSON
 package struct SchemaProblem: Sendable, Equatable {
     package var location: SchemaLocation
     package var message: String
+    /// A 3.0 keyword read in a 3.1 schema: served as 3.0 reads it, and a warning rather than an error.
+    package var tolerated = false
 }
 
 /// Compiles schemas into a `SchemaGraph`: each location once (a `$ref` to a location compiled already is its index,
@@ -59,7 +61,7 @@ package final class SchemaCompiler {
         for token in location.pointer {
             if case .object(let object) = current {
                 if let declared = object["$schema"]?.stringValue, let named = SchemaDialect.named(declared) { dialect = named }
-                if let id = object[dialect.idKeyword]?.stringValue, !(dialect == .openAPI30 && id.hasPrefix("#")) {
+                if let id = dialect.idKeyword.flatMap({ object[$0]?.stringValue }) {
                     base = URIReference.split(URIReference.resolve(id, against: base)).base
                 }
             }
@@ -73,7 +75,13 @@ package final class SchemaCompiler {
         problems.append(SchemaProblem(location: location, message: message))
     }
 
-    func compile(_ location: SchemaLocation, base: String, resource: String, dialect: SchemaDialect) -> Int {
+    /// A keyword of OpenAPI 3.0's written in a 2020-12 schema, read as 3.0 reads it.
+    func tolerated(_ location: SchemaLocation, _ keyword: String) {
+        problems.append(SchemaProblem(location: location, message: "'\(keyword)' is a boolean, as in OpenAPI 3.0; JSON Schema 2020-12 wants a number (read as 3.0 reads it)", tolerated: true))
+    }
+
+    func compile(_ location: SchemaLocation, base: String, resource: String, dialect: SchemaDialect,
+                 value given: JSONValue? = nil) -> Int {
         if let known = byLocation[location] { return known }
         let index = nodes.count
         byLocation[location] = index
@@ -82,7 +90,7 @@ package final class SchemaCompiler {
         node.location = location.description
         node.dialect = dialect
         node.resource = resource
-        switch registry.value(at: location) {
+        switch given ?? registry.value(at: location) {
         case .bool(let flag)?:
             node.boolean = flag
         case .object(let object)?:

@@ -21,8 +21,9 @@ package enum SchemaDialect: Sendable, Equatable {
         }
     }
 
-    /// The keyword that gives a schema its URI.
-    var idKeyword: String {
-        self == .openAPI30 ? "id" : "$id"
+    /// The keyword that gives a schema its URI: 2020-12's `$id`. OpenAPI 3.0's Schema Object has none (draft 4's
+    /// `id` is not in it), and a property or example called `id` must not move a base URI.
+    var idKeyword: String? {
+        self == .draft2020 ? "$id" : nil
     }
 }

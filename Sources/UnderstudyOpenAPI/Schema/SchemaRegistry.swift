@@ -34,6 +34,8 @@ package final class SchemaRegistry {
     private(set) var dynamicAnchors: Set<String> = []
     /// Locations already indexed, so a document reached twice is walked once.
     private var indexed: Set<SchemaLocation> = []
+    /// Large objects' members by name, built the first time a pointer goes through one.
+    private var tables: [SchemaLocation: [String: JSONValue]] = [:]
 
     package init(fetch: @escaping (String) -> JSONValue? = { _ in nil }) {
         self.fetch = fetch
@@ -54,7 +56,32 @@ package final class SchemaRegistry {
 
     /// The value at a location.
     package func value(at location: SchemaLocation) -> JSONValue? {
-        document(location.document).flatMap { JSONPointer.value(at: location.pointer, in: $0) }
+        guard var current = document(location.document) else { return nil }
+        var prefix = SchemaLocation(document: location.document)
+        for token in location.pointer {
+            if case .object(let object) = current, object.entries.count > 16 {
+                // A large object (components/schemas holds hundreds) is looked into by a table built once, not by
+                // a scan per reference.
+                let table = members(of: object, at: prefix)
+                guard let next = table[token] else { return nil }
+                current = next
+            } else {
+                guard let next = JSONPointer.value(at: [token], in: current) else { return nil }
+                current = next
+            }
+            prefix.pointer.append(token)
+        }
+        return current
+    }
+
+    /// The members of the large object at `location`, by name (the last of a repeated name, as `JSONObject` reads).
+    private func members(of object: JSONObject, at location: SchemaLocation) -> [String: JSONValue] {
+        if let known = tables[location] { return known }
+        var table: [String: JSONValue] = [:]
+        table.reserveCapacity(object.entries.count)
+        for entry in object.entries { table[entry.key] = entry.value }
+        tables[location] = table
+        return table
     }
 
     /// Records the `$id`s and anchors of the schema at `location` and of its subschemas, whose base URI is `base`.
@@ -65,16 +92,9 @@ package final class SchemaRegistry {
         var base = base
         var dialect = dialect
         if let declared = object["$schema"]?.stringValue, let named = SchemaDialect.named(declared) { dialect = named }
-        if let id = object[dialect.idKeyword]?.stringValue {
-            let resolved = URIReference.resolve(id, against: base)
-            let (uri, fragment) = URIReference.split(resolved)
-            if let fragment, !fragment.isEmpty, dialect == .openAPI30 {
-                // Draft 4's `"id": "#name"` is an anchor.
-                anchors[uri + "#" + fragment] = location
-            } else {
-                base = uri
-                resources[uri] = location
-            }
+        if let id = dialect.idKeyword.flatMap({ object[$0]?.stringValue }) {
+            base = URIReference.split(URIReference.resolve(id, against: base)).base
+            resources[base] = location
         }
         if dialect == .draft2020 {
             if let anchor = object["$anchor"]?.stringValue { anchors[base + "#" + anchor] = location }
