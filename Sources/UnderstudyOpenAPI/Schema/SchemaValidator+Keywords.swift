@@ -112,6 +112,20 @@ extension SchemaEvaluation {
 
     func applyCombinations(_ node: SchemaNode, _ value: JSONValue, path: [String], collect: Bool,
                            into outcome: inout SchemaOutcome) {
+        // OpenAPI's discriminator picks the branch of `oneOf` or `anyOf` by the value of its property, so branches
+        // that overlap (one extends another through `allOf`) still tell the value's kind.
+        // A value that names no branch (documents whose branches tell themselves apart by an enum instead) is
+        // read as JSON Schema reads it.
+        if let discriminator = node.discriminator, !(node.oneOf.isEmpty && node.anyOf.isEmpty),
+           case .object(let object) = value, let name = object[discriminator.propertyName]?.stringValue,
+           let branch = discriminated(name, discriminator, among: node.oneOf.isEmpty ? node.anyOf : node.oneOf) {
+            var picked = node
+            picked.oneOf = []
+            picked.anyOf = []
+            picked.discriminator = nil
+            picked.allOf.append(branch)
+            return applyCombinations(picked, value, path: path, collect: collect, into: &outcome)
+        }
         for schema in node.allOf {
             merge(evaluate(schema, value, path: path, collect: collect), into: &outcome)
             if !outcome.valid, !collect { return }
@@ -259,5 +273,29 @@ extension SchemaEvaluation {
             }
             outcome.allProperties = true
         }
+    }
+}
+
+extension SchemaEvaluation {
+    /// The branch a discriminator's value names: by its mapping, else by the name of a schema under
+    /// `components/schemas`.
+    func discriminated(_ name: String, _ discriminator: SchemaNode.Discriminator, among branches: [Int]) -> Int? {
+        if let mapped = discriminator.mapping.first(where: { $0.value == name }) {
+            let target = resolvedReference(mapped.schema)
+            return branches.first { resolvedReference($0) == target } ?? mapped.schema
+        }
+        return branches.first { graph.nodes[resolvedReference($0)].location.hasSuffix("/components/schemas/" + name) }
+    }
+
+    /// The node a chain of references with nothing beside them leads to.
+    func resolvedReference(_ index: Int) -> Int {
+        var current = index
+        for _ in 0..<32 {
+            let node = graph.nodes[current]
+            guard let ref = node.ref, node.types == nil, node.properties.isEmpty, node.allOf.isEmpty,
+                  node.oneOf.isEmpty, node.anyOf.isEmpty else { break }
+            current = ref
+        }
+        return current
     }
 }
