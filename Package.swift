@@ -104,7 +104,7 @@ let package = Package(
         .target(
             name: "Understudy",
             dependencies: ["CLibevent", "CCrypto", "COpenSSL", "CLibeventOpenSSL", "CHeaderLines", "CByteSearch", "UnderstudyLocking",
-                           "UnderstudyJSON", "UnderstudyFaultSpec", "UnderstudyRecording"],
+                           "UnderstudyJSON", "UnderstudyFaultSpec", "UnderstudyRecording", "UnderstudyOpenAPI", "UnderstudyYAML"],
             // The control room's HTML, CSS and script, compiled into the binary as `PackageResources` byte arrays:
             // no resource bundle for an app or the CLI to carry (ControlRoomAssets.swift).
             resources: [.embedInCode("ControlRoom/Assets")],

@@ -1,4 +1,5 @@
 import UnderstudyJSON
+import UnderstudyOpenAPI
 
 /// Reads a write request's body into fields, as DummyJSON's JSON, urlencoded and multipart parsers do.
 enum RequestBody {

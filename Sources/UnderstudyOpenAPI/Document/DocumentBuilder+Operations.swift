@@ -101,7 +101,7 @@ extension DocumentBuilder {
             return nil
         }
         guard let (object, location) = resolved(location) else { return nil }
-        var response = OpenAPIResponse(code: code.uppercased())
+        var response = OpenAPIResponse(code: code == "default" ? code : code.uppercased())
         response.description = object["description"]?.stringValue ?? ""
         if case .object(let headers)? = object["headers"] {
             for entry in headers.entries {

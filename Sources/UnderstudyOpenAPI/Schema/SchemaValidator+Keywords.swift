@@ -100,7 +100,7 @@ extension SchemaEvaluation {
         if let maximum = node.maxProperties, count > maximum {
             fail(&outcome, path, "maxProperties", "must NOT have more than \(maximum) properties")
         }
-        for name in node.required where object[name] == nil {
+        for name in node.required where object[name] == nil && !exempt(name, in: node) {
             fail(&outcome, path, "required", "must have required property '\(name)'")
         }
         for (name, needed) in node.dependentRequired where object[name] != nil {
@@ -297,5 +297,19 @@ extension SchemaEvaluation {
             current = ref
         }
         return current
+    }
+}
+
+extension SchemaEvaluation {
+    /// Whether a missing required property is one this side of an exchange does not carry (`readOnly` in a request,
+    /// `writeOnly` in a response).
+    func exempt(_ name: String, in node: SchemaNode) -> Bool {
+        guard let side, let schema = node.properties.first(where: { $0.name == name })?.schema else { return false }
+        let property = graph.nodes[schema]
+        let target = graph.nodes[resolvedReference(schema)]
+        switch side {
+        case .request: return property.readOnly || target.readOnly
+        case .response: return property.writeOnly || target.writeOnly
+        }
     }
 }

@@ -10,6 +10,13 @@ package struct SchemaValidator: Sendable {
     package var maximumViolations = 32
     /// Whether `format` is asserted (date-time, date, email, uuid, uri, ipv4, ipv6, int32, int64…).
     package var assertsFormats = false
+    /// The side of an exchange a value is: a request need not send a required `readOnly` property, nor a response
+    /// a `writeOnly` one (OpenAPI's rule). Nil: JSON Schema's, every required property.
+    package var side: Side?
+
+    package enum Side: Sendable {
+        case request, response
+    }
 
     package init(graph: SchemaGraph) {
         self.graph = graph
@@ -17,13 +24,13 @@ package struct SchemaValidator: Sendable {
 
     /// Every violation of `value` against the schema `root` (empty: valid).
     package func violations(of value: JSONValue, against root: Int) -> [SchemaViolation] {
-        let run = SchemaEvaluation(graph: graph, limit: maximumViolations, assertsFormats: assertsFormats)
+        let run = SchemaEvaluation(graph: graph, limit: maximumViolations, assertsFormats: assertsFormats, side: side)
         return run.evaluate(root, value, path: [], collect: true).violations
     }
 
     /// Whether `value` is valid against the schema `root`.
     package func isValid(_ value: JSONValue, against root: Int) -> Bool {
-        let run = SchemaEvaluation(graph: graph, limit: 0, assertsFormats: assertsFormats)
+        let run = SchemaEvaluation(graph: graph, limit: 0, assertsFormats: assertsFormats, side: side)
         return run.evaluate(root, value, path: [], collect: false).valid
     }
 }
@@ -61,15 +68,17 @@ final class SchemaEvaluation {
     let graph: SchemaGraph
     let limit: Int
     let assertsFormats: Bool
+    let side: SchemaValidator.Side?
     /// The resources entered, outermost first: where `$dynamicRef` looks for its anchor.
     private var scope: [String] = []
     private var depth = 0
     static let maximumDepth = 256
 
-    init(graph: SchemaGraph, limit: Int, assertsFormats: Bool) {
+    init(graph: SchemaGraph, limit: Int, assertsFormats: Bool, side: SchemaValidator.Side?) {
         self.graph = graph
         self.limit = limit
         self.assertsFormats = assertsFormats
+        self.side = side
     }
 
     /// Evaluates `value` against node `index`; with `collect` false it stops at the first failure and keeps no

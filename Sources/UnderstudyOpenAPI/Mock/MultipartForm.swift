@@ -1,10 +1,11 @@
-/// The text fields of a `multipart/form-data` body, as DummyJSON's multer reads them for its write routes.
+/// The fields of a `multipart/form-data` body: the text fields, as DummyJSON's multer reads them for its write
+/// routes, and, when asked (a document's operation describes its files), the files' contents too.
 ///
-/// Parts with a `filename` (file uploads) are skipped: no route stores files. Anything that is not a well-formed
-/// form (no boundary, a missing delimiter, a part without a name) is an error naming what is wrong.
-enum MultipartForm {
+/// Anything that is not a well-formed form (no boundary, a missing delimiter, a part without a name) is an error
+/// naming what is wrong.
+package enum MultipartForm {
     /// The boundary from a `Content-Type: multipart/form-data; boundary=…` value, unquoted.
-    static func boundary(in contentType: String) -> String? {
+    package static func boundary(in contentType: String) -> String? {
         guard let value = parameters(of: Substring(contentType)).first(where: { $0.name == "boundary" })?.value,
               !value.isEmpty else { return nil }
         return value
@@ -21,9 +22,11 @@ enum MultipartForm {
         }
     }
 
-    /// The named text fields, in order.
+    /// The named fields, in order: text fields, and file parts too with `includingFiles` (skipped otherwise: no
+    /// DummyJSON route stores files).
     /// - Throws: a description of the first problem found.
-    static func fields(of body: [UInt8], boundary: String) throws(MultipartError) -> [(name: String, value: String)] {
+    package static func fields(of body: [UInt8], boundary: String,
+                               includingFiles: Bool = false) throws(MultipartError) -> [(name: String, value: String)] {
         let delimiter = Array("--\(boundary)".utf8)
         guard var position = body.firstRange(of: delimiter)?.upperBound else {
             throw MultipartError("no '--\(boundary)' delimiter in the body")
@@ -49,7 +52,7 @@ enum MultipartForm {
             guard let name = disposition.name else {
                 throw MultipartError("part \(fields.count + 1) has no Content-Disposition name")
             }
-            if !disposition.isFile {
+            if !disposition.isFile || includingFiles {
                 fields.append((name, String(decoding: body[headEnd.upperBound..<next.lowerBound], as: UTF8.self)))
             }
             position = next.upperBound
@@ -78,8 +81,8 @@ enum MultipartForm {
 }
 
 /// Why a multipart body could not be read.
-struct MultipartError: Error, CustomStringConvertible {
-    let description: String
+package struct MultipartError: Error, CustomStringConvertible {
+    package let description: String
 
     init(_ description: String) {
         self.description = description
@@ -88,7 +91,7 @@ struct MultipartError: Error, CustomStringConvertible {
 
 extension Substring {
     /// Without leading and trailing spaces and tabs.
-    var trimmingSpaces: String {
+    package var trimmingSpaces: String {
         String(drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
     }
 }
