@@ -157,7 +157,7 @@ let package = Package(
         // Helpers the Swift test targets share (waitUntil, Fixtures): not a product, linked by test targets only.
         .target(
             name: "UnderstudyTestSupport",
-            dependencies: ["UnderstudyClient", "UnderstudyTesting"],
+            dependencies: ["UnderstudyClient", "UnderstudyTesting", "UnderstudyJSON", "UnderstudyOpenAPI"],
             path: "Tests/UnderstudyTestSupport",
             swiftSettings: strictSettings
         ),
@@ -204,7 +204,7 @@ let package = Package(
         .testTarget(
             name: "LoopbackTests",
             dependencies: ["Understudy", "UnderstudyLocking", "UnderstudyJSON", "UnderstudyControl", "UnderstudyControlTesting",
-                           "UnderstudyRecording", "UnderstudyTestSupport", "CLibevent"],
+                           "UnderstudyRecording", "UnderstudyTestSupport", "CLibevent", "UnderstudyOpenAPI"],
             swiftSettings: strictSettings
         ),
         // UnderstudyControl against the real `understudy` binary in a process of its own, as an XCUITest or a CI

@@ -12,6 +12,7 @@ struct CommandLineOptions: Equatable {
     var allowedHosts: [String] = []
     var shutdownGraceSeconds = 5.0
     var proxy = UpstreamOptions()
+    var spec = SpecOptions()
     var quiet = false
     var tls = TLSOptions()
     var showHelp = false
@@ -29,9 +30,11 @@ struct CommandLineOptions: Equatable {
                           [--upstream URL [--upstream-timeout S] [--upstream-ca FILE | --upstream-insecure]]
                           [--replay DIR [--replay-ignore-query NAME]...]
                           [--record DIR [--redact-field NAME]... [--no-redact]]
+                          [--spec FILE [--validate on|off] [--stateless] [--dynamic] [--spec-strict-examples]]
                understudy wait [--timeout SECONDS] [URL]   (exits 0 once a server at URL answers)
                understudy tls ca | pin | trust [--tls-dir DIR] [--allow-host NAME]...
                understudy import FILE.har --to DIR        (turns a HAR file into a recording; see import --help)
+               understudy spec check FILE                 (loads an OpenAPI document and prints what it finds)
                understudy --help | --version
 
         A DummyJSON-compatible fake backend with faults on cue.
@@ -71,6 +74,17 @@ struct CommandLineOptions: Equatable {
           --redact-field NAME
                            redact the JSON field NAME too (repeatable)
           --no-redact      record secrets as they are, unredacted (never for a recording you share)
+          --spec FILE      answer every request outside /__understudy from the OpenAPI 3.0, 3.1 or 3.2 document
+                           FILE (YAML or JSON, with the files its $refs reach) instead of the DummyJSON routes: the
+                           lowest 2xx with its first example, or data from its schema; Prefer: code=, example=,
+                           dynamic=, seed= (or ?__code=…) choose; requests are validated; collections keep state per
+                           session. A document that cannot be served stops start-up with file:line:column
+          --validate on|off
+                           check requests against the document (default on): 401, 415, 406, 422 as Prism answers
+          --stateless      answer every request from the document alone, keeping nothing written
+          --dynamic        answer with seeded data from the schemas rather than the examples
+          --spec-strict-examples
+                           an example that contradicts its schema stops start-up (a warning otherwise)
           --grace SECONDS  on SIGTERM/SIGINT, let in-flight replies finish for up to SECONDS (default 5)
           --quiet          do not log one line per request on stderr
           --tls            serve HTTPS instead of http on --port, with a certificate from your local CA (made on
@@ -127,6 +141,8 @@ struct CommandLineOptions: Equatable {
                     throw UsageError(message: "--grace must be a number of seconds from 0 to 300, not '\(text)'")
                 }
                 options.shutdownGraceSeconds = seconds
+            case _ where SpecOptions.flags.contains(flag):
+                try options.spec.read(flag, value: SpecOptions.switches.contains(flag) ? nil : try value())
             case _ where UpstreamOptions.flags.contains(flag):
                 try options.proxy.read(flag, value: UpstreamOptions.switches.contains(flag) ? nil : try value())
             case "--tls", "--tls-port", "--tls-dir", "--tls-cert", "--tls-key":
@@ -139,6 +155,7 @@ struct CommandLineOptions: Equatable {
         }
         try options.tls.check(port: options.port)
         try options.proxy.check()
+        try options.spec.check(upstream: options.proxy.upstream != nil, replay: options.proxy.replayDirectory != nil)
         return options
     }
 }

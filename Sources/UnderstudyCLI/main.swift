@@ -16,6 +16,9 @@ if arguments.first == "tls" {
 if arguments.first == "import" {
     exit(ImportCommand.run(Array(arguments.dropFirst())))
 }
+if arguments.first == "spec" {
+    exit(SpecCommand.run(Array(arguments.dropFirst())))
+}
 let options: CommandLineOptions
 do {
     options = try CommandLineOptions.parse(arguments)
@@ -86,6 +89,16 @@ do throws(CommandLineOptions.UsageError) {
 } catch {
     fail(error.message, code: 2)
 }
+if let path = options.spec.path {
+    do {
+        let spec = try OpenAPISpec(contentsOf: path, options: options.spec.serving)
+        for warning in spec.warnings.prefix(20) { say(warning) }
+        if spec.warnings.count > 20 { say("… and \(spec.warnings.count - 20) more warnings (understudy spec check \(path) lists them all)") }
+        configuration.spec = spec
+    } catch {
+        fail("cannot serve \(path):\n\(error.description)", code: 2)
+    }
+}
 configuration.tls = options.tls.settings
 if case .localAuthority = configuration.tls?.identity {
     // Prepared here, before the server does it again (a reuse), so a new CA is announced with what to do about it.
@@ -120,7 +133,9 @@ if let secure = server.secureBaseURL, secure != server.baseURL {
     print("HTTPS on \(secure.absoluteString)")
 }
 for line in options.proxy.describe(configuration) { print(line) }
-if configuration.replay == nil, configuration.upstream == nil {
+if let spec = configuration.spec {
+    print("Serving \(spec.title.isEmpty ? spec.path : spec.title) (OpenAPI \(spec.version), \(spec.operationIDs.count) operations) from \(spec.path), seed \(configuration.seed). Try: curl -i \(server.baseURL.absoluteString)/… with a path of the document")
+} else if configuration.replay == nil, configuration.upstream == nil {
     print("Serving \(configuration.catalog.productCount) products and \(configuration.catalog.userCount) users, seed \(configuration.seed). Try: curl \(server.baseURL.absoluteString)/products/1")
 }
 print("Control room: \(server.baseURL.absoluteString)/__understudy/ (open it in a browser: live traffic, one-click faults, a demo client)")

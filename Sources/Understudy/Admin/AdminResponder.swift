@@ -1,3 +1,5 @@
+import UnderstudyOpenAPI
+
 /// Answers `/__understudy/…`: the admin gate (same origin, a known `Host`), the control room's page (which needs no
 /// token: it asks for one), the admin token, then the live feed or the admin API's route table. Requests here skip
 /// the fast path and the fault decision. Used on its loop thread only.
@@ -8,6 +10,7 @@ final class AdminResponder: Responder {
     /// The control room's live feed (`GET /__understudy/events`).
     let feed: LiveFeed
     private let recording: RecordingControls
+    private let spec: MockEngine?
     private let boundHost: String
     private let allowedHosts: [String]
     /// How much a feed viewer that stopped reading may have waiting before it is dropped.
@@ -18,7 +21,9 @@ final class AdminResponder: Responder {
     private var routes: AdminRoutes?
 
     init(remoteControl: RemoteControlPolicy, faults: FaultController, journal: Journal, feed: LiveFeed,
-         recording: RecordingControls, boundHost: String, allowedHosts: [String], maximumFeedBacklogBytes: Int) {
+         recording: RecordingControls, spec: MockEngine? = nil, boundHost: String, allowedHosts: [String],
+         maximumFeedBacklogBytes: Int) {
+        self.spec = spec
         self.remoteControl = remoteControl
         self.faults = faults
         self.journal = journal
@@ -32,7 +37,7 @@ final class AdminResponder: Responder {
     /// Connects the transport, once it is bound: `ports` are its origins' ports by scheme.
     func attach(_ transport: any TransportControls, ports: [String: Int]) {
         gate = AdminGate(boundHost: boundHost, ports: ports, allowedHosts: allowedHosts)
-        routes = AdminRoutes(faults: faults, journal: journal, transport: transport, recording: recording)
+        routes = AdminRoutes(faults: faults, journal: journal, transport: transport, recording: recording, spec: spec)
         feed.offlineMillisecondsLeft = { [weak transport] in transport?.offlineMillisecondsLeft ?? 0 }
     }
 

@@ -1,4 +1,5 @@
 import UnderstudyJSON
+import UnderstudyOpenAPI
 
 /// The admin API's route table: every method and path it answers (under `/__understudy`), the one list its
 /// dispatch and its 405s read. Words match exactly, in case too.
@@ -34,7 +35,10 @@ extension AdminRoutes {
         row("POST", "/reset") { admin, _ throws(APIError) in
             admin.faults.reset()
             admin.journal.clear()
-            return .message("Rules, sessions and the journal are cleared", status: 200)
+            guard let spec = admin.spec else { return .message("Rules, sessions and the journal are cleared", status: 200) }
+            spec.reset(session: nil)
+            spec.clearForced()
+            return .message("Rules, sessions, the journal, the document's state and its preferences are cleared", status: 200)
         },
         row("POST", "/offline") { admin, context throws(APIError) in try admin.goOffline(context.request) },
         row("GET", "/scenarios") { admin, _ throws(APIError) in admin.scenarios() },
@@ -46,6 +50,10 @@ extension AdminRoutes {
         row("GET", "/tls-faults") { admin, _ throws(APIError) in try admin.listTLSFaults() },
         row("POST", "/tls-faults") { admin, context throws(APIError) in try admin.addTLSFault(context.request) },
         row("DELETE", "/tls-faults") { admin, _ throws(APIError) in admin.deleted(try admin.tlsQueue().removeAll()) },
+        row("GET", "/spec") { admin, _ throws(APIError) in try admin.specOperations() },
+        row("PUT", "/spec/operations/{id}") { admin, context throws(APIError) in try admin.setPreference(context.request, id: context.id) },
+        row("DELETE", "/spec/operations/{id}") { admin, context throws(APIError) in try admin.clearPreference(id: context.id) },
+        row("DELETE", "/spec/state") { admin, context throws(APIError) in try admin.resetSpecState(context.request) },
     ]
 
     private static func row(_ method: String, _ template: String, _ handler: @escaping Handler) -> Route<Handler> {

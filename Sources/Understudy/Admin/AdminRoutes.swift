@@ -1,4 +1,5 @@
 import UnderstudyJSON
+import UnderstudyOpenAPI
 
 /// The admin API under `/__understudy/`: rules, sessions, the journal, the seed, offline and reset. JSON in and
 /// out; every mistake is a 400 `{"message"}` naming the field. HEAD is answered wherever GET is, as on the public
@@ -15,6 +16,8 @@ struct AdminRoutes {
     let transport: any TransportControls
     /// The upstream, the recorder and the replayed recording's routes (`/__understudy/recording`).
     let recording: RecordingControls
+    /// The document served (`--spec`), if any.
+    let spec: MockEngine?
 
     func respond(to request: HTTPRequest) -> HTTPResponse {
         do throws(APIError) {

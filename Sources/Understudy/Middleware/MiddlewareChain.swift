@@ -33,8 +33,9 @@ final class MiddlewareChain {
             return
         }
         faultApplied.prepare(&plan)
-        // DummyJSON's window is DummyJSON's: a forwarded reply carries the upstream's counters, not ours.
-        if plan.delivery.isForwarded {
+        // DummyJSON's window is DummyJSON's: a forwarded reply carries the upstream's counters, not ours, and a
+        // document's API its own.
+        if plan.delivery.isForwarded || !plan.sendsRateLimitWindow {
             _ = rateLimit.count(plan)
         } else {
             rateLimit.prepare(&plan)

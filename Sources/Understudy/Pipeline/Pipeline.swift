@@ -21,6 +21,8 @@ final class Pipeline {
     let monotonicMilliseconds: () -> Double
     /// Fault specs sent per request, parsed once, and the canned replies of those asking only for a status.
     let specs = FaultSpecCache()
+    /// The responder's `sendsRateLimitWindow`, read once.
+    private let sendsRateLimitWindow: Bool
 
     init(responder: any Responder, admin: any Responder, faults: FaultController, remoteControl: RemoteControlPolicy,
          middleware: MiddlewareChain, clock: @escaping @Sendable () -> Double,
@@ -32,6 +34,7 @@ final class Pipeline {
         self.middleware = middleware
         self.clock = clock
         self.monotonicMilliseconds = monotonicMilliseconds
+        sendsRateLimitWindow = responder.sendsRateLimitWindow
     }
 
     /// Decides everything about `request` before a byte is written; or first, when it needs an index not built yet,
@@ -69,6 +72,7 @@ final class Pipeline {
             }
         }
         // Headers every reply gets (fault applied, rate limits, CORS, ETag/304), in order.
+        if !sendsRateLimitWindow, !plan.isAdmin { plan.sendsRateLimitWindow = false }
         middleware.prepare(&plan)
         if request.leavesBodyUnread {
             // The transport drops what came of a body evhttp does not read; nothing after it is parsed either.

@@ -75,6 +75,8 @@ struct ReplyDraft: ~Copyable {
     /// connection.
     var dropsUnreadBody = false
     var rateLimit: (remaining: Int, resetsAt: Int) = (0, 0)
+    /// Whether the reply gets DummyJSON's rate-limit window headers (its responder's say).
+    var sendsRateLimitWindow = true
 
     init(request: HTTPRequest, response: HTTPResponse, session: String? = nil) {
         self.request = request

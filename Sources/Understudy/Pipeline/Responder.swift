@@ -16,6 +16,10 @@ protocol Responder: AnyObject {
     /// such a request would otherwise get exactly those bytes from the pipeline.
     var cansFaultReplies: Bool { get }
 
+    /// Whether replies carry DummyJSON's `X-RateLimit-*` window: the DummyJSON API's own headers, not a document's
+    /// (a `rate-limit` fault still counts in its bucket, and says so).
+    var sendsRateLimitWindow: Bool { get }
+
     /// What `request` needs built, off the loop, before it is answered; nil: nothing (asked past the fast path).
     func groundwork(for request: HTTPRequest) -> Groundwork?
 
@@ -34,6 +38,7 @@ protocol Responder: AnyObject {
 extension Responder {
     func cannedReply(for request: HTTPRequest) -> CannedAnswer? { nil }
     var cansFaultReplies: Bool { false }
+    var sendsRateLimitWindow: Bool { true }
     func groundwork(for request: HTTPRequest) -> Groundwork? { nil }
     func kind(of request: HTTPRequest) -> RequestKind { .body }
     func delivery(for plan: ReplyPlan, clientAddress: @autoclosure () -> String?) -> (any Delivery)? { nil }

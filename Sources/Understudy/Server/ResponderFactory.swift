@@ -1,3 +1,4 @@
+import UnderstudyOpenAPI
 import UnderstudyRecording
 
 /// Builds, once at start, who answers: the responder of the configuration's serving mode, the admin API's, and the
@@ -9,6 +10,8 @@ struct ResponderFactory {
         let pipeline: Pipeline
         /// The recorder of forwarded exchanges (`--record`), which a stopping server flushes.
         let recorder: Recorder
+        /// The document's mock (`--spec`), whose state a reset clears.
+        let spec: MockEngine?
         /// Connects the transport once it is bound, with its origins' ports by scheme.
         let attach: (any TransportControls, [String: Int]) -> Void
     }
@@ -24,8 +27,11 @@ struct ResponderFactory {
             UpstreamResponder(upstream: $0, recorder: recorder, monotonicMilliseconds: monotonicMilliseconds)
         }
         let replayed = configuration.replay.map(ReplayRoutes.init)
+        let engine = configuration.spec?.makeEngine()
         let responder: any Responder
-        if let replayed {
+        if let engine {
+            responder = SpecResponder(engine: engine, clock: configuration.clock)
+        } else if let replayed {
             responder = ReplayResponder(routes: replayed, fallback: upstream, recorder: recorder) { [faults] in faults.hasRules }
         } else if let upstream {
             responder = upstream
@@ -40,6 +46,7 @@ struct ResponderFactory {
         let admin = AdminResponder(remoteControl: remoteControl, faults: faults, journal: journal, feed: feed,
                                    recording: RecordingControls(upstream: configuration.upstream, recorder: recorder,
                                                                 replayedRoutes: replayed?.routes),
+                                   spec: engine,
                                    boundHost: configuration.host, allowedHosts: configuration.allowedHosts,
                                    maximumFeedBacklogBytes: configuration.maximumStreamBacklogBytes)
         let middleware = MiddlewareChain(journal: journal, feed: feed, recorder: recorder,
@@ -47,7 +54,7 @@ struct ResponderFactory {
         let pipeline = Pipeline(responder: responder, admin: admin, faults: faults, remoteControl: remoteControl,
                                 middleware: middleware, clock: configuration.clock,
                                 monotonicMilliseconds: monotonicMilliseconds)
-        return Built(pipeline: pipeline, recorder: recorder) { transport, ports in
+        return Built(pipeline: pipeline, recorder: recorder, spec: engine) { transport, ports in
             admin.attach(transport, ports: ports)
             upstream?.attach(transport)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import UnderstudyLocking
+import UnderstudyOpenAPI
 import UnderstudyRecording
 
 /// A running Understudy: a DummyJSON-compatible HTTP/1.1 server on its own libevent thread.
@@ -70,6 +71,9 @@ public final class UnderstudyServer: Sendable {
         /// The API to forward every request outside `/__understudy` to, with faults applied on the way back; nil
         /// serves DummyJSON's API from `catalog`.
         public var upstream: Upstream?
+        /// An OpenAPI document to answer every request outside `/__understudy` from (`--spec FILE`), instead of the
+        /// DummyJSON routes: its examples or data from its schemas, its validation, and state per session.
+        public var spec: OpenAPISpec?
         /// Records every exchange forwarded to `upstream` (`--record DIR`), redacted as the writer's options say;
         /// with `replay` too, only the requests the recording misses are forwarded, so only those are recorded.
         public var record: RecordingWriter?
@@ -84,6 +88,7 @@ public final class UnderstudyServer: Sendable {
 
     private let transport: HTTPTransport
     private let recorder: Recorder
+    private let spec: MockEngine?
     private let stopped = Locked(false)
 
     /// The fault rules, sessions and seed; change them from any thread.
@@ -114,9 +119,11 @@ public final class UnderstudyServer: Sendable {
         return URL(string: "\(scheme)://\(hostPart):\(port)")!
     }
 
-    private init(transport: HTTPTransport, recorder: Recorder, faults: FaultController, journal: Journal, host: String) {
+    private init(transport: HTTPTransport, recorder: Recorder, spec: MockEngine?, faults: FaultController, journal: Journal,
+                 host: String) {
         self.transport = transport
         self.recorder = recorder
+        self.spec = spec
         self.faults = faults
         self.journal = journal
         self.port = transport.port
@@ -144,7 +151,7 @@ public final class UnderstudyServer: Sendable {
         built.attach(transport, transport.originPorts)
         for fault in configuration.tlsFaults { transport.tlsFaults?.add(fault) }
         transport.start()
-        return UnderstudyServer(transport: transport, recorder: built.recorder, faults: faults, journal: journal,
+        return UnderstudyServer(transport: transport, recorder: built.recorder, spec: built.spec, faults: faults, journal: journal,
                                 host: configuration.host)
     }
 
@@ -186,10 +193,13 @@ public final class UnderstudyServer: Sendable {
         if submitted { closed.wait() }
     }
 
-    /// Clears every rule, session and journal entry.
+    /// Clears every rule, session and journal entry (and, serving a document, what sessions wrote to it and the
+    /// preferences set on its operations).
     public func reset() {
         faults.reset()
         journal.clear()
+        spec?.reset(session: nil)
+        spec?.clearForced()
     }
 
     /// Stops accepting, answers the replies still held back by a delay, closes every connection and ends the

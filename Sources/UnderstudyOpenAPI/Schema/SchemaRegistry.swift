@@ -121,10 +121,10 @@ package final class SchemaRegistry {
     }
 
     /// How a keyword holds subschemas.
-    enum Shape { case one, many, oneOrMany, named }
+    package enum Shape { case one, many, oneOrMany, named }
 
     /// Every keyword with subschemas, in either dialect.
-    static let subschemaKeywords: [(String, Shape)] = [
+    package static let subschemaKeywords: [(String, Shape)] = [
         ("additionalProperties", .one), ("additionalItems", .one), ("contains", .one), ("propertyNames", .one),
         ("not", .one), ("if", .one), ("then", .one), ("else", .one), ("unevaluatedItems", .one),
         ("unevaluatedProperties", .one), ("items", .oneOrMany), ("allOf", .many), ("anyOf", .many), ("oneOf", .many),

@@ -1,5 +1,6 @@
 import Testing
 import UnderstudyJSON
+import UnderstudyTestSupport
 @testable import UnderstudyOpenAPI
 
 /// JSON-Schema-Test-Suite through the compiler and the validator alone (the loopback suite posts the same cases to a

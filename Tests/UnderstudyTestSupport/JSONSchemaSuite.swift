@@ -1,20 +1,20 @@
 import Foundation
 import UnderstudyJSON
 import UnderstudyTestSupport
-@testable import UnderstudyOpenAPI
+import UnderstudyOpenAPI
 
 /// JSON-Schema-Test-Suite (shared/conformance/json-schema-test-suite): its cases, and its remotes served from files
 /// as the suite's README asks (`http://localhost:1234/…` is `remotes/…`).
-enum JSONSchemaSuite {
-    struct Case {
-        let file: String
-        let description: String
-        let schema: JSONValue
-        let tests: [(description: String, data: JSONValue, valid: Bool)]
+package enum JSONSchemaSuite {
+    package struct Case {
+        package let file: String
+        package let description: String
+        package let schema: JSONValue
+        package let tests: [(description: String, data: JSONValue, valid: Bool)]
     }
 
     /// The cases of `tests/<draft>/*.json` (not `optional/`), in file order.
-    static func cases(_ draft: String) throws -> [Case] {
+    package static func cases(_ draft: String) throws -> [Case] {
         let folder = SharedData.conformance("json-schema-test-suite/tests/\(draft)")
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else {
             throw SharedDataMissing(path: folder.path)
@@ -32,7 +32,7 @@ enum JSONSchemaSuite {
     }
 
     /// Reads a remote of the suite from its file; nil for any other URI.
-    static func remote(_ uri: String) -> JSONValue? {
+    package static func remote(_ uri: String) -> JSONValue? {
         let prefix = "http://localhost:1234/"
         guard uri.hasPrefix(prefix) else { return nil }
         let file = SharedData.conformance("json-schema-test-suite/remotes/" + uri.dropFirst(prefix.count))
@@ -41,7 +41,7 @@ enum JSONSchemaSuite {
 
     /// The keywords a schema uses anywhere in it (its subschemas' too), for telling a draft-4 case that uses only
     /// what OpenAPI 3.0's Schema Object has.
-    static func keywords(of schema: JSONValue) -> Set<String> {
+    package static func keywords(of schema: JSONValue) -> Set<String> {
         guard case .object(let object) = schema else { return [] }
         var found = Set(object.keys)
         for (keyword, shape) in SchemaRegistry.subschemaKeywords {
@@ -60,7 +60,7 @@ enum JSONSchemaSuite {
     }
 
     /// OpenAPI 3.0's Schema Object keywords that draft 4 also has (`items` only as one schema).
-    static let openAPI30Keywords: Set<String> = [
+    package static let openAPI30Keywords: Set<String> = [
         "title", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum", "maxLength", "minLength",
         "pattern", "maxItems", "minItems", "uniqueItems", "maxProperties", "minProperties", "required", "enum", "type",
         "allOf", "oneOf", "anyOf", "not", "items", "properties", "additionalProperties", "description", "format",
