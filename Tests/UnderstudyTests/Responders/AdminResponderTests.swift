@@ -19,7 +19,7 @@ import UnderstudyJSON
 
     @Test func everyRowsPathAnswersOtherMethodsWithA405NamingTheRows() {
         let byPath = Dictionary(grouping: AdminRoutes.table, by: \.pattern.template)
-        #expect(byPath.count == 13)
+        #expect(byPath.count == 16)
         for (path, rows) in byPath {
             let methods = rows.map(\.method)
             var allow = RouteMethods.all.filter(methods.contains)
@@ -39,6 +39,7 @@ import UnderstudyJSON
             "GET /requests", "DELETE /requests", "GET /sessions", "POST /sessions", "DELETE /sessions/{id}",
             "POST /reset", "POST /offline", "GET /scenarios", "POST /scenarios", "GET /seed", "PUT /seed",
             "GET /tls-faults", "POST /tls-faults", "DELETE /tls-faults",
+            "GET /spec", "PUT /spec/operations/{id}", "DELETE /spec/operations/{id}", "DELETE /spec/state",
         ])
     }
 
