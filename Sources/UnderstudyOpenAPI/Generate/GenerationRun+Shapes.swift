@@ -136,7 +136,8 @@ extension GenerationRun {
         if let step = node.multipleOf {
             let first = (lower / step).rounded(.up)
             let last = max(first, (upper / step).rounded(.down))
-            let count = isStatic ? 0 : random.int(in: 0...Int(min(last - first, 1_000)))
+            let span = last - first
+            let count = isStatic || !span.isFinite ? 0 : random.int(in: 0...Int(min(max(span, 0), 1_000)))
             return JSONNumber((first + Double(count)) * step)
         }
         if isStatic { return JSONNumber(lower) }

@@ -232,7 +232,8 @@ final class MockState: Sendable {
 
     /// 404 for an item that was deleted: the operation's own 404 when it has one, else a problem.
     private func gone(_ id: String, builder: ResponseBuilder) -> MockResponse {
-        if builder.operation.response(forStatus: 404) != nil, builder.operation.responses.contains(where: { $0.code == "404" || $0.code == "4XX" }) {
+        // The operation's 404, its 4XX or its default (which stands for any status), as a forced code would be.
+        if builder.operation.response(forStatus: 404) != nil {
             return builder.response(code: 404, example: nil)
         }
         var response = ProblemJSON.response("NOT_FOUND", title: "Not Found", status: 404,
@@ -258,8 +259,9 @@ final class MockState: Sendable {
     /// An id of the same type as `example`: the next whole number after those kept, or a seeded UUID.
     private func newID(like example: JSONValue?, existing: [(id: String, value: JSONValue)], seed: UInt64) -> JSONValue {
         if case .number? = example {
-            let highest = existing.compactMap { Int($0.id) }.max() ?? 0
-            return .number(JSONNumber(highest + 1))
+            // The next after the highest id a JSON number holds exactly; ids past it (a client's) are passed over.
+            let highest = existing.compactMap { Int($0.id) }.filter { $0 < JSONNumber.largestExactInteger }.max() ?? 0
+            return .number(JSONNumber(max(highest, 0) + 1))
         }
         var random = SeededRandom(seed: seed).derived("id \(existing.count)")
         let hex = (0..<16).map { _ in String(random.int(in: 0...15), radix: 16) }.joined()
@@ -278,8 +280,14 @@ final class MockState: Sendable {
         guard let value = json(builder.response(code: nil, example: nil)), case .object(var object) = value else { return nil }
         let field = idField(collection) ?? "id"
         switch object[field] {
-        case .number?: object[field] = JSONNumber.parsed(id).map(JSONValue.number) ?? .string(id)
-        default: object[field] = .string(id)
+        case .number?:
+            // An id that is no number cannot be a numeric id's value: nothing is kept, the document answers.
+            guard let number = JSONNumber.parsed(id), number.double.isFinite else { return nil }
+            object[field] = .number(number)
+        case .string?, nil:
+            object[field] = .string(id)
+        default:
+            return nil
         }
         return .object(object)
     }

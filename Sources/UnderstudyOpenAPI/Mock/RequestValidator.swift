@@ -6,15 +6,21 @@ import UnderstudyJSON
 struct RequestValidator {
     let document: OpenAPIDocument
     let decoder: ParameterDecoder
+    /// For bodies: formats are asserted in a 3.0 document (as draft 4 tools and Prism do), annotations in 3.1 and
+    /// later (JSON Schema 2020-12's default), unless asked.
     let validator: SchemaValidator
+    /// For parameters, whose text is all they have: formats are asserted.
+    let parameterValidator: SchemaValidator
 
     init(document: OpenAPIDocument, assertsFormats: Bool) {
         self.document = document
         decoder = ParameterDecoder(graph: document.graph)
         var validator = SchemaValidator(graph: document.graph)
         validator.side = .request
-        validator.assertsFormats = assertsFormats
         validator.maximumViolations = 20
+        validator.assertsFormats = true
+        parameterValidator = validator
+        validator.assertsFormats = assertsFormats || document.dialect == .openAPI30
         self.validator = validator
     }
 
@@ -37,7 +43,11 @@ struct RequestValidator {
         if let challenges = missingCredentials(request, operation) { return .unauthorized(challenges: challenges) }
         var items: [ProblemJSON.Item] = []
         if let body = operation.requestBody {
-            if request.body.isEmpty {
+            // An empty form is a form with no fields, which its schema may require some of.
+            let emptyForm = request.body.isEmpty && request.header("Content-Type").map { type in
+                ["application/x-www-form-urlencoded", "multipart/form-data"].contains(MediaTypes.essence(type))
+            } == true
+            if request.body.isEmpty && !emptyForm {
                 if body.required { items.append(ProblemJSON.Item(location: ["body"], code: "required", message: "the request body is required")) }
             } else if let media = mediaType(of: request, for: operation) {
                 do {
@@ -84,7 +94,7 @@ struct RequestValidator {
                 continue
             }
             guard let schema = parameter.schema else { continue }
-            items += validator.violations(of: value, against: schema).map {
+            items += parameterValidator.violations(of: value, against: schema).map {
                 ProblemJSON.Item(location: [place, parameter.name] + $0.path, code: $0.keyword,
                                  message: "\(place) parameter '\(parameter.name)' \($0.message)")
             }
@@ -105,6 +115,9 @@ struct RequestValidator {
     func parse(_ request: MockRequest, as media: OpenAPIMediaType) throws(BodyError) -> JSONValue {
         let declared = request.header("Content-Type") ?? media.type
         let type = MediaTypes.essence(declared)
+        if request.body.isEmpty, type == "multipart/form-data" || type == "application/x-www-form-urlencoded" {
+            return form([], schema: media.schema)
+        }
         if MediaTypes.isJSON(type) || (MediaTypes.isJSON(MediaTypes.essence(media.type)) && request.header("Content-Type") == nil) {
             do {
                 return try JSONParser.parse(request.body)

@@ -3,13 +3,23 @@ import UnderstudyJSON
 /// The formats a mock checks when asked to (`SchemaValidator.assertsFormats`): those OpenAPI documents lean on,
 /// read as their RFCs write them. An unknown format is an annotation and never fails.
 enum SchemaFormats {
+    /// Whether a format bounds a number (`int32`, `int64`, `float`) rather than describing a string.
+    static func isRange(_ format: String) -> Bool {
+        format == "int32" || format == "int64" || format == "float"
+    }
+
     static func problem(_ number: JSONNumber, format: String) -> String? {
         let value = number.double
         switch format {
         case "int32":
             return value.rounded() == value && value >= -2_147_483_648 && value <= 2_147_483_647 ? nil : "must be an int32"
         case "int64":
-            return value.rounded() == value && abs(value) <= 9.223372036854775807e18 ? nil : "must be an int64"
+            // Read from the number's digits: a Double cannot tell 2^63 from 2^63 - 1.
+            let digits = number.text.hasPrefix("-") ? number.text.dropFirst() : Substring(number.text)
+            if !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) {
+                return Int64(number.text) == nil ? "must be an int64" : nil
+            }
+            return value.rounded() == value && value >= -9.223372036854775808e18 && value < 9.223372036854775807e18 ? nil : "must be an int64"
         case "float":
             return abs(value) <= Double(Float.greatestFiniteMagnitude) ? nil : "must be a float"
         default:

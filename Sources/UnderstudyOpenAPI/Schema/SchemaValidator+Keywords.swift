@@ -42,7 +42,10 @@ extension SchemaEvaluation {
         if let divisor = node.multipleOf, !Self.isMultiple(value, of: divisor) {
             fail(&outcome, path, "multipleOf", "must be a multiple of \(Self.text(divisor))")
         }
-        if assertsFormats, let format = node.format, let problem = SchemaFormats.problem(number, format: format) {
+        // OpenAPI's integer and float formats are ranges, checked on any side that is OpenAPI's (a request, a
+        // response); JSON Schema's own formats only when asked.
+        if let format = node.format, assertsFormats || (side != nil && SchemaFormats.isRange(format)),
+           let problem = SchemaFormats.problem(number, format: format) {
             fail(&outcome, path, "format", problem)
         }
     }

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# schemathesis against `understudy --spec` serving each public document of ../shared/conformance/openapi, seeded, in
+# two passes: valid requests (with credentials, scripts/spec-auth.py) under every check, so each answer must be
+# documented and conform; then invalid ones, which must be refused with a 4xx and never break the server (their
+# status is not held to the document: a document with no 4xx for an operation leaves a mock none to answer with).
+# `ignored_auth` is off in both: the mock checks that credentials are present, as Prism does, and cannot know which
+# ones a real API would refuse. Then every response the mock generates checked by an independent validator (openapi-schema-validator, from
+# PyPI): scripts/spec-responses.py asks a second server (--validate off --stateless, so placeholder parameters reach
+# their responses) for each operation's documented responses, seeded, and validates each against the document.
+#
+#   scripts/spec-conformance.sh                 50 examples an operation, every phase (make check)
+#   SPEC_SMOKE=1 scripts/spec-conformance.sh    5 examples, the small documents only (make test)
+#
+# Settings (environment): UNDERSTUDY_BIN (default .build/debug/understudy), SPEC_SEED (default 20261203),
+# SPEC_MAX_EXAMPLES, SPEC_DOCUMENTS (space-separated paths under shared/conformance/openapi), UNDERSTUDY_SHARED.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+command -v timeout >/dev/null 2>&1 || timeout() { python3 scripts/timeout.py "$@"; }
+
+BIN=${UNDERSTUDY_BIN:-.build/debug/understudy}
+SHARED=${UNDERSTUDY_SHARED:-$(cd .. && pwd)/shared}
+OPENAPI=$SHARED/conformance/openapi
+SEED=${SPEC_SEED:-20261203}
+VENV=.venv
+SMALL="OAI-learn.openapis.org/examples/v3.0/petstore-expanded.yaml OAI-learn.openapis.org/examples/v3.0/petstore.yaml
+OAI-learn.openapis.org/examples/v3.0/uspto.yaml OAI-learn.openapis.org/examples/v3.0/link-example.yaml
+OAI-learn.openapis.org/examples/v3.0/api-with-examples.yaml OAI-learn.openapis.org/examples/v3.0/callback-example.yaml
+OAI-learn.openapis.org/examples/v3.1/tictactoe.yaml OAI-learn.openapis.org/examples/v3.1/non-oauth-scopes.yaml
+OAI-learn.openapis.org/examples/v3.2/3.2-tags-example.yaml"
+LARGE="sonallux-spotify-web-api/fixed-spotify-open-api.yml Asana-openapi/defs/asana_oas.yaml
+openai-openai-openapi/openapi.yaml digitalocean-openapi/specification/DigitalOcean-public.v2.yaml"
+if [ "${SPEC_SMOKE:-0}" = 1 ]; then
+    MAX_EXAMPLES=${SPEC_MAX_EXAMPLES:-5}
+    DOCUMENTS=${SPEC_DOCUMENTS:-$SMALL}
+else
+    MAX_EXAMPLES=${SPEC_MAX_EXAMPLES:-50}
+    DOCUMENTS=${SPEC_DOCUMENTS:-$SMALL $LARGE}
+fi
+[ -d "$OPENAPI" ] || { echo "spec-conformance: no $OPENAPI (the shared test data beside the repository)" >&2; exit 1; }
+[ -x "$VENV/bin/schemathesis" ] || { echo "spec-conformance: no $VENV (scripts/contract.sh makes it)" >&2; exit 1; }
+
+WORK=$(mktemp -d)
+SERVER=
+cleanup() { [ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null; rm -rf "$WORK"; }
+# Starts `understudy --spec DOCUMENT [flags]`; sets SERVER and URL (empty when it did not start).
+start() {
+    local document=$1
+    shift
+    "$BIN" --port 0 --quiet --spec "$document" "$@" >"$WORK/server.out" 2>"$WORK/server.err" &
+    SERVER=$!
+    URL=
+    for _ in $(seq 600); do
+        URL=$(sed -n '1s|.*listening on \(http://127\.0\.0\.1:[0-9]*\).*|\1|p' "$WORK/server.out" 2>/dev/null)
+        [ -n "$URL" ] && return
+        kill -0 "$SERVER" 2>/dev/null || break
+        sleep 0.1
+    done
+    cat "$WORK/server.err" >&2
+}
+stop() {
+    kill "$SERVER" 2>/dev/null
+    wait "$SERVER" 2>/dev/null
+    SERVER=
+}
+trap cleanup EXIT
+export HYPOTHESIS_STORAGE_DIRECTORY=$WORK/hypothesis
+FAILED=()
+
+for document in $DOCUMENTS; do
+    path=$OPENAPI/$document
+    echo "== $document"
+    start "$path"
+    if [ -z "$URL" ]; then
+        FAILED+=("$document: the server did not start")
+        stop
+        continue
+    fi
+    # Servers' base paths are optional to the mock: requests go to the paths as the document writes them.
+    mapfile -t AUTH < <("$VENV/bin/python" scripts/spec-auth.py "$path")
+    # Operations that document no response at all (3.1 allows it): whatever the mock answers, no status is documented.
+    EXCLUDE=ignored_auth
+    case $document in
+        */non-oauth-scopes.yaml|*/3.2-tags-example.yaml) EXCLUDE=ignored_auth,status_code_conformance ;;
+    esac
+    if ! timeout 1800 "$VENV/bin/schemathesis" --config-file scripts/spec-schemathesis.toml run "$path" --url "$URL" \
+            --seed "$SEED" --max-examples "$MAX_EXAMPLES" --workers 1 --mode positive "${AUTH[@]}" \
+            --exclude-checks "$EXCLUDE"; then
+        FAILED+=("$document: schemathesis, valid requests")
+    fi
+    if ! timeout 1800 "$VENV/bin/schemathesis" --config-file scripts/spec-schemathesis.toml run "$path" --url "$URL" \
+            --seed "$SEED" --max-examples "$MAX_EXAMPLES" --workers 1 --mode negative --phases coverage,fuzzing \
+            --exclude-checks ignored_auth,status_code_conformance,content_type_conformance,response_schema_conformance; then
+        FAILED+=("$document: schemathesis, invalid requests")
+    fi
+    stop
+    start "$path" --validate off --stateless
+    if ! timeout 900 "$VENV/bin/python" scripts/spec-responses.py "$path" "$URL" --seed "$SEED"; then
+        FAILED+=("$document: responses against openapi-schema-validator")
+    fi
+    stop
+done
+
+if [ ${#FAILED[@]} -gt 0 ]; then
+    printf 'spec conformance FAILED: %s\n' "${FAILED[@]}"
+    exit 1
+fi
+echo "spec conformance passed"

@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""Every response `understudy --spec` generates, checked by an independent validator.
+
+For each operation of a document and each response it documents with a JSON schema, asks a live server for that
+response with `Prefer: code=…, dynamic=true, seed=…` (three seeds), and for the static answer when the media type has
+no example (the static answer of a media type with examples is its first example, the document's own words), then
+validates each body with openapi-schema-validator (OAS30Validator for 3.0 documents, OAS31Validator for 3.1 and 3.2)
+against its schema, references resolved across the document's files. The server must run with `--validate off
+--stateless` so that a request whose parameters are placeholders still reaches its response.
+
+    scripts/spec-responses.py DOCUMENT URL [--seed N]
+"""
+import argparse
+import json
+import pathlib
+import sys
+import urllib.error
+import urllib.parse
+import urllib.request
+
+import yaml
+from openapi_schema_validator import OAS30Validator, OAS31Validator
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+
+def load(path):
+    text = pathlib.Path(path).read_text(encoding="utf-8")
+    # YAML 1.1's resolver would read `on`, `2024-01-01` and `200:` as other types; the server reads JSON's types.
+    return json.loads(text) if path.endswith(".json") else yaml.load(text, Loader=CoreLoader)
+
+
+class CoreLoader(yaml.SafeLoader):
+    """PyYAML with timestamps and YAML 1.1's booleans left as strings, as the server (YAML 1.2's core schema) reads."""
+
+
+CoreLoader.yaml_implicit_resolvers = {
+    key: [(tag, regexp) for tag, regexp in resolvers if tag not in ("tag:yaml.org,2002:timestamp", "tag:yaml.org,2002:bool")]
+    for key, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+CoreLoader.add_implicit_resolver("tag:yaml.org,2002:bool", __import__("re").compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
+                                 list("tTfF"))
+
+
+def retrieve(uri):
+    parsed = urllib.parse.urlparse(uri)
+    if parsed.scheme != "file":
+        raise LookupError(uri)
+    return Resource.from_contents(load(urllib.parse.unquote(parsed.path)), default_specification=DRAFT202012)
+
+
+def escape(token):
+    return str(token).replace("~", "~0").replace("/", "~1")
+
+
+def resolve(node, base, pointer):
+    """A path item or response with its `$ref` followed (across files): the object, its file and its pointer."""
+    while isinstance(node, dict) and "$ref" in node:
+        target = urllib.parse.urljoin(base, node["$ref"])
+        location, _, fragment = target.partition("#")
+        tree = load(urllib.parse.unquote(urllib.parse.urlparse(location).path))
+        for token in [t for t in fragment.split("/") if t]:
+            tree = tree[token.replace("~1", "/").replace("~0", "~")]
+        node, base, pointer = tree, location, fragment
+    return node, base, pointer
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("document")
+    parser.add_argument("url")
+    parser.add_argument("--seed", type=int, default=1)
+    options = parser.parse_args()
+    path = pathlib.Path(options.document).resolve()
+    root_uri = path.as_uri()
+    spec = load(str(path))
+    version = str(spec.get("openapi", ""))
+    validator_class = OAS30Validator if version.startswith("3.0") else OAS31Validator
+    registry = Registry(retrieve=retrieve).with_resource(root_uri, Resource.from_contents(spec, default_specification=DRAFT202012))
+    checked = failures = 0
+    for template, item in (spec.get("paths") or {}).items():
+        item, item_base, item_pointer = resolve(item, root_uri, "/paths/" + escape(template))
+        for method in ("get", "put", "post", "delete", "patch"):
+            operation = item.get(method)
+            if not isinstance(operation, dict):
+                continue
+            target = template
+            for piece in template.split("/"):
+                if piece.startswith("{") and piece.endswith("}"):
+                    target = target.replace(piece, "1")
+            for code, response in (operation.get("responses") or {}).items():
+                if code == "default" or not str(code)[:1].isdigit():
+                    continue
+                response, base, pointer = resolve(response, item_base, f"{item_pointer}/{method}/responses/{escape(code)}")
+                media = ((response or {}).get("content") or {}).get("application/json")
+                if not isinstance(media, dict) or "schema" not in media:
+                    continue
+                status = int(str(code).upper().replace("X", "0"))
+                preferences = [f"code={status}, dynamic=true, seed={options.seed + n}" for n in range(3)]
+                if "example" not in media and not media.get("examples"):
+                    preferences.append(f"code={status}")
+                # The schema as the document holds it, so its references resolve against its own file.
+                schema = {"$ref": f"{base}#{pointer}/content/application~1json/schema"}
+                for preference in preferences:
+                    request = urllib.request.Request(options.url + target, method=method.upper(),
+                                                     headers={"Prefer": preference, "Accept": "application/json"})
+                    try:
+                        with urllib.request.urlopen(request, timeout=30) as reply:
+                            body, got = reply.read(), reply.status
+                    except urllib.error.HTTPError as error:
+                        body, got = error.read(), error.code
+                    checked += 1
+                    if got != status:
+                        failures += 1
+                        print(f"FAIL {method.upper()} {template} [{preference}]: answered {got}")
+                        continue
+                    try:
+                        instance = json.loads(body) if body else None
+                        errors = [error.message for error in validator_class(schema, registry=registry).iter_errors(instance)]
+                    except Exception as error:  # noqa: BLE001 - any failure to read or validate is named
+                        errors = [repr(error)]
+                    if errors:
+                        failures += 1
+                        print(f"FAIL {method.upper()} {template} [{preference}]: {errors[0][:300]}")
+    print(f"{options.document}: {checked} generated responses checked with openapi-schema-validator, {failures} invalid")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
