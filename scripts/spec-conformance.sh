@@ -77,10 +77,15 @@ for document in $DOCUMENTS; do
     fi
     # Servers' base paths are optional to the mock: requests go to the paths as the document writes them.
     mapfile -t AUTH < <("$VENV/bin/python" scripts/spec-auth.py "$path")
-    # Operations that document no response at all (3.1 allows it): whatever the mock answers, no status is documented.
     EXCLUDE=ignored_auth
     case $document in
+        # Operations that document no response at all (3.1 allows it): whatever is answered, no status is documented.
         */non-oauth-scopes.yaml|*/3.2-tags-example.yaml) EXCLUDE=ignored_auth,status_code_conformance ;;
+        # Spotify's discriminators name no schemas (`type: track` where the schema is TrackObject, with no mapping),
+        # and their branches' enums allow only those values: no body can keep both, its own examples included, and
+        # schemathesis reports it under response_schema_conformance (ST111). Its responses are still checked
+        # against their schemas, by openapi-schema-validator below.
+        */fixed-spotify-open-api.yml) EXCLUDE=ignored_auth,response_schema_conformance ;;
     esac
     if ! timeout 1800 "$VENV/bin/schemathesis" --config-file scripts/spec-schemathesis.toml run "$path" --url "$URL" \
             --seed "$SEED" --max-examples "$MAX_EXAMPLES" --workers 1 --mode positive "${AUTH[@]}" \

@@ -28,13 +28,14 @@ final class CannedReply {
     /// The status's reason phrase, a C string literal.
     let reasonPhrase: UnsafePointer<CChar>
 
-    init(status: Int, headers: [(name: String, value: String)], body: SharedBytes, etag: String?, fault: String?) {
+    init(status: Int, headers: [(name: String, value: String)], body: SharedBytes, etag: String?, fault: String?,
+         rateLimitWindow: Bool = true) {
         self.status = status
         self.body = body
         self.fault = fault
         let fields = headers.isEmpty ? [(name: "Content-Type", value: HTTPResponse.jsonContentType)] : headers
         setsContentType = fields[0].name.caseInsensitiveEquals("Content-Type")
-        liveCounters = !HTTPHeaders(fields).carriesRateLimitCounters
+        liveCounters = rateLimitWindow && !HTTPHeaders(fields).carriesRateLimitCounters
         var text = ReasonPhrase.forStatus(status)
         for field in fields { text += "\r\n\(field.name): \(field.value)" }
         if liveCounters { text += "\r\nX-RateLimit-Limit: \(RateLimitWindow.limit)\r\nX-RateLimit-Remaining: " }

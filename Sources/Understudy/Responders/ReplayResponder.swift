@@ -56,23 +56,11 @@ final class ReplayResponder: Responder {
             && (request.faultHeader ?? "").isEmpty && request.query["_fault"] == nil && !rulesInstalled()
     }
 
-    /// Cans `response`, the one recorded answer a plain GET of `target` gets, when its head is one the canned path
-    /// writes byte for byte as the pipeline would: `Content-Type` first (evhttp adds its own default when no field
-    /// is called that), a 2xx with a body. Recorded rate-limit counters (an API that sends DummyJSON's, as
-    /// DummyJSON and Understudy do) are kept as recorded, where the canned head would add the server's own.
+    /// Cans `response`, the one recorded answer a plain GET of `target` gets (recorded rate-limit counters, an API
+    /// that sends DummyJSON's as DummyJSON and Understudy do, are kept as recorded).
     private func remember(_ response: HTTPResponse, for target: String) {
         guard canned[target] == nil, canned.count < ReplayResponder.maximumCannedReplies,
-              (200..<300).contains(response.status), response.status != 204, response.body.count > 0,
-              response.headers.fields.first?.name.lowercased() == "content-type" else { return }
-        let body: SharedBytes
-        switch response.body {
-        case .shared(let shared): body = shared
-        case .bytes(let bytes): body = SharedBytes(bytes)
-        case .empty: return
-        }
-        let reply = CannedReply(status: response.status, headers: response.headers.fields, body: body,
-                                etag: response.status == 200 ? response.etag : nil, fault: nil)
-        guard reply.fitsCannedHead else { return }
+              let reply = CannedReply.canning(response) else { return }
         canned[target] = reply
     }
 }

@@ -1,11 +1,20 @@
+import UnderstudyLocking
 import UnderstudyOpenAPI
 
 /// Answers from an OpenAPI document (`--spec`): the request becomes the mock's value and its answer a response, so
 /// faults, sessions, the journal and the middleware treat it as any other. The session keeps its own state and its
 /// seed; `Prefer` (or the `__code` query) chooses the response.
+///
+/// An answer the mock calls repeatable (a GET with no state, seed, credentials or headers behind it) is canned
+/// after its first plain GET, and later plain GETs of that target (with no `Accept` or `Prefer`) take the fast
+/// path, until a preference is set or state reset.
 final class SpecResponder: Responder {
     let engine: MockEngine
     private let clock: @Sendable () -> Double
+    @exclusivity(unchecked) private var canned: [String: CannedReply] = [:]
+    /// The engine's `changes` when `canned` was last valid.
+    private var cannedAt = 0
+    static let maximumCannedReplies = 4_096
 
     init(engine: MockEngine, clock: @escaping @Sendable () -> Double) {
         self.engine = engine
@@ -15,13 +24,40 @@ final class SpecResponder: Responder {
     /// A document's API has its own rate-limit headers, if any; DummyJSON's are not added to it.
     var sendsRateLimitWindow: Bool { false }
 
+    func cannedReply(for request: HTTPRequest) -> CannedAnswer? {
+        guard !canned.isEmpty else { return nil }
+        guard engine.changes.load() == cannedAt else {
+            canned.removeAll(keepingCapacity: true)
+            return nil
+        }
+        guard let reply = canned[request.target], request.headers["Accept"] == nil, request.headers["Prefer"] == nil else {
+            return nil
+        }
+        return (reply, 0)
+    }
+
     func respond(to request: HTTPRequest, as kind: RequestKind, fault: FaultSpec?, seed: UInt64) -> Answer {
         let mock = MockRequest(method: request.method, path: String(request.path), rawQuery: request.rawQuery.map(String.init),
                                headers: request.headers.decoded.fields, body: request.body)
+        let version = engine.changes.load()
         let answer = engine.respond(to: mock, session: request.session, seed: seed, now: clock())
         var headers = HTTPHeaders()
         for field in answer.headers { headers.add(field.name, field.value) }
-        let body: HTTPResponse.Body = answer.body.isEmpty ? .empty : .bytes(answer.body)
-        return .response(HTTPResponse(status: answer.status, headers: headers, body: body))
+        var response = HTTPResponse(status: answer.status, headers: headers, body: answer.body.isEmpty ? .empty : .bytes(answer.body))
+        if answer.status == 200, !answer.body.isEmpty { response.etag = HTTPResponse.weakETag(for: answer.body) }
+        if answer.repeatable, fault == nil, request.headers["Accept"] == nil, !request.hasOriginOrCondition {
+            remember(response, for: request.target, version: version)
+        }
+        return .response(response)
+    }
+
+    private func remember(_ response: HTTPResponse, for target: String, version: Int) {
+        if version != cannedAt {
+            canned.removeAll(keepingCapacity: true)
+            cannedAt = version
+        }
+        guard canned[target] == nil, canned.count < SpecResponder.maximumCannedReplies,
+              let reply = CannedReply.canning(response, rateLimitWindow: false) else { return }
+        canned[target] = reply
     }
 }

@@ -80,6 +80,7 @@ extension DocumentBuilder {
                                          explode: object["explode"].map { $0 == .bool(true) } ?? (style == "form"))
         parameter.required = place == .path || object["required"] == .bool(true)
         parameter.deprecated = object["deprecated"] == .bool(true)
+        parameter.allowsEmptyValue = object["allowEmptyValue"] == .bool(true)
         parameter.example = object["example"]
         if object["schema"] != nil {
             parameter.schema = schema(at: location.appending("schema"))

@@ -46,6 +46,8 @@ package struct OpenAPIParameter: Sendable {
     package var location: Location
     package var required = false
     package var deprecated = false
+    /// `allowEmptyValue`: a query parameter sent with no value (`?pretty=`) is accepted as it is.
+    package var allowsEmptyValue = false
     package var schema: Int?
     /// `form`, `simple`, `label`, `matrix`, `spaceDelimited`, `pipeDelimited`, `deepObject`.
     package var style: String

@@ -76,7 +76,9 @@ extension GenerationRun {
         let minimum = node.minItems ?? 0
         let maximum = node.maxItems ?? Int.max
         let deep = depth >= generator.maximumDepth || nodes >= generator.maximumNodes
-        var count = max(minimum, isStatic || deep ? min(1, maximum) : random.int(in: 1...3))
+        // Past the depth (or the budget) an array has only the items it must: a schema that recurses through an
+        // array (a tree's children) ends there.
+        var count = deep ? minimum : max(minimum, isStatic ? min(1, maximum) : random.int(in: 1...3))
         count = min(count, maximum, max(minimum, 20))
         if let contains = node.contains {
             for _ in 0..<max(1, node.minContains ?? 1) where items.count < maximum {

@@ -31,17 +31,27 @@ package struct ValueGenerator: Sendable {
         self.graph = graph
         self.mode = mode
         self.direction = direction
-        validator = SchemaValidator(graph: graph)
+        // What is made must hold for the strictest reader: formats are checked too (a document's example of a URI
+        // with spaces in it is not sent as one).
+        var validator = SchemaValidator(graph: graph)
+        validator.assertsFormats = true
+        self.validator = validator
     }
 
     /// A value for the schema `index`, drawn from `random` (unused in static mode).
     package func value(for index: Int, random: SeededRandom) -> JSONValue {
+        made(for: index, random: random).value
+    }
+
+    /// A value for the schema `index`, and whether it was drawn from `random`: a static value that does not hold
+    /// is drawn instead, so it then depends on the seed.
+    package func made(for index: Int, random: SeededRandom) -> (value: JSONValue, drawn: Bool) {
         var attempt = random
         var first: JSONValue?
         for round in 0..<4 {
             var run = GenerationRun(generator: self, random: attempt)
             let value = run.value(index, depth: 0, name: "")
-            if validator.isValid(value, against: index) { return value }
+            if validator.isValid(value, against: index) { return (value, mode == .dynamic || round > 0) }
             first = first ?? value
             // Static mode has nothing else to draw: the next rounds draw as dynamic mode does.
             attempt = random.derived("attempt \(round)")
@@ -52,10 +62,10 @@ package struct ValueGenerator: Sendable {
             for round in 0..<4 {
                 var run = GenerationRun(generator: dynamic, random: random.derived("dynamic \(round)"))
                 let value = run.value(index, depth: 0, name: "")
-                if validator.isValid(value, against: index) { return value }
+                if validator.isValid(value, against: index) { return (value, true) }
             }
         }
-        return first ?? .null
+        return (first ?? .null, true)
     }
 
     /// Whether a generated value holds: for a caller that generated one part at a time.
@@ -80,6 +90,9 @@ struct GenerationRun {
     mutating func value(_ index: Int, depth: Int, name: String) -> JSONValue {
         nodes += 1
         let node = graph.nodes[index]
+        // A schema that requires itself all the way down (`required: [child]`, `child: {$ref: #}`) has no finite
+        // value: the recursion stops, and the value that comes out fails validation and is drawn again or reported.
+        guard depth < 4 * generator.maximumDepth else { return .null }
         if let boolean = node.boolean { return boolean ? .string(isStatic ? "string" : word()) : .null }
         if let ref = node.ref, !hasOwnShape(node) { return value(ref, depth: depth, name: name) }
         if let dynamic = node.dynamicRef, !hasOwnShape(node) { return value(dynamic.target, depth: depth + 1, name: name) }
@@ -102,7 +115,15 @@ struct GenerationRun {
                 var view = ObjectView()
                 view.take(node)
                 view.collect(branches[offset], in: graph)
-                return avoidingNot(node, object(view, depth: depth), optional: view)
+                var made = avoidingNot(node, object(view, depth: depth), optional: view)
+                // `oneOf` of required lists: the members only the other branches require are left out, so the
+                // value matches its branch alone.
+                if !node.oneOf.isEmpty, case .object(var object) = made {
+                    let others = Set(branches.enumerated().filter { $0.offset != offset }.flatMap { graph.nodes[$0.element].required })
+                    object.entries.removeAll { others.contains($0.key) && !view.required.contains($0.key) }
+                    made = .object(object)
+                }
+                return made
             }
             return branch(node, branches, depth: depth, name: name)
         }

@@ -14,6 +14,9 @@ package final class MockEngine: Sendable {
     let state: MockState
     /// Preferences set per operation (the control room, the admin API), under each request's own.
     private let forced = Locked<[String: MockPreference]>([:])
+    /// Moves whenever what a request is answered with may change (a preference set or cleared, state reset), so an
+    /// answer kept as `repeatable` is dropped.
+    package let changes = SharedCounter(0)
 
     package init(document: OpenAPIDocument, options: MockOptions = MockOptions()) {
         self.document = document
@@ -65,13 +68,17 @@ package final class MockEngine: Sendable {
             response.operationID = operation.id
             return response
         }
-        var builder = ResponseBuilder(document: document, operation: operation, request: request, context: context)
+        let builder = ResponseBuilder(document: document, operation: operation, request: request, context: context)
         if preference.code == nil, preference.example == nil, let stored = state.answer(request, operation, parameters: parameters,
                                                                                          body: requests.body(of: request, for: operation),
-                                                                                         session: session, builder: &builder) {
+                                                                                         session: session, builder: builder) {
             return stored
         }
-        return builder.response(code: preference.code, example: preference.example)
+        var answer = builder.response(code: preference.code, example: preference.example)
+        answer.repeatable = (200..<300).contains(answer.status) && request.method == "GET" && request.body.isEmpty
+            && preference.isEmpty && !builder.seedUse.drew && operation.security.isEmpty && !state.covers(index)
+            && !operation.parameters.contains { $0.location == .header || $0.location == .cookie }
+        return answer
     }
 
     /// A request the document would refuse, answered as Prism does: the operation's own 401, 415, 422 or 400 (or its
@@ -115,6 +122,7 @@ package final class MockEngine: Sendable {
     /// Sets (or with nil clears) the preference every request of an operation gets under its own.
     package func force(_ preference: MockPreference?, operation id: String) {
         forced.withLock { $0[id] = preference }
+        _ = changes.increment()
     }
 
     /// The preferences set per operation.
@@ -123,11 +131,13 @@ package final class MockEngine: Sendable {
     /// Forgets what was written, for one session or (nil) every one, and every forced preference with `all`.
     package func reset(session: String?) {
         state.reset(session: session)
+        _ = changes.increment()
     }
 
     /// Clears every forced preference.
     package func clearForced() {
         forced.withLock { $0 = [:] }
+        _ = changes.increment()
     }
 }
 

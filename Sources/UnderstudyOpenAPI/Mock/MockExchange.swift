@@ -45,6 +45,9 @@ package struct MockResponse: Sendable {
     package var headers: [(name: String, value: String)]
     package var body: [UInt8]
     package var operationID: String?
+    /// Whether every request with the same method and target (and no `Accept` or `Prefer`) gets these bytes, until
+    /// the engine's `changes` moves: no state, no seed, no credentials or headers it depends on. A server may keep it.
+    package var repeatable = false
 
     package init(status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = [], operationID: String? = nil) {
         self.status = status

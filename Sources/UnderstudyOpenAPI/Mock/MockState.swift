@@ -23,6 +23,8 @@ final class MockState: Sendable {
     private let roles: [Int: (collection: String, role: Role)]
     private let collections: [String: Collection]
     private let stores = Locked<[String: Store]>([:])
+    /// Checks what the state answers against the response's schema.
+    private let validator: SchemaValidator
     static let maximumSessions = 256
 
     /// What one session wrote.
@@ -36,6 +38,9 @@ final class MockState: Sendable {
 
     init(document: OpenAPIDocument, enabled: Bool) {
         self.document = document
+        var validator = SchemaValidator(graph: document.graph)
+        validator.side = .response
+        self.validator = validator
         var roles: [Int: (String, Role)] = [:]
         var collections: [String: Collection] = [:]
         guard enabled else {
@@ -77,6 +82,11 @@ final class MockState: Sendable {
         self.collections = collections
     }
 
+    /// Whether the operation at `index` belongs to an inferred collection (its answers depend on what was written).
+    func covers(_ index: Int) -> Bool {
+        roles[index] != nil
+    }
+
     /// Forgets a session's state (nil: every session's).
     func reset(session: String?) {
         stores.withLock { stores in
@@ -87,7 +97,7 @@ final class MockState: Sendable {
     /// The answer from the state, when `operation` belongs to an inferred collection; nil when it does not (the
     /// document answers).
     func answer(_ request: MockRequest, _ operation: OpenAPIOperation, parameters: [String: String], body: JSONValue?,
-                session: String?, builder: inout ResponseBuilder) -> MockResponse? {
+                session: String?, builder: ResponseBuilder) -> MockResponse? {
         guard let index = document.operations.firstIndex(where: { $0.id == operation.id }),
               let (path, role) = roles[index], let collection = collections[path] else { return nil }
         let key = session ?? ""
@@ -211,7 +221,7 @@ final class MockState: Sendable {
         default: return answer
         }
         guard case .success(let (status, response)) = builder.choose(code: nil) else { return answer }
-        return builder.answer(status: status, response: response, example: nil, body: replaced)
+        return holding(builder.answer(status: status, response: response, example: nil, body: replaced), or: answer, builder)
     }
 
     /// The answer for one item: the operation's first 2xx with the item as its body (or in the member of its body
@@ -219,15 +229,29 @@ final class MockState: Sendable {
     private func shaped(_ item: JSONValue, builder: ResponseBuilder) -> MockResponse? {
         let answer = builder.response(code: nil, example: nil)
         guard let value = json(answer), case .success(let (status, response)) = builder.choose(code: nil) else { return answer }
+        // What is kept, over the document's answer: a field this operation's shape needs and the kept item lacks
+        // (it came from a list of a slimmer shape) is the document's.
         var body = item
-        if case .object(var wrapper) = value, case .object(let itemObject) = item,
+        if case .object(let base) = value, case .object(let kept) = item, base["id"] != nil || base.keys.contains(where: { kept[$0] != nil }) {
+            body = merged(.object(base), kept)
+        }
+        let shapedItem = body
+        if case .object(var wrapper) = value, case .object(let itemObject) = shapedItem,
            !itemObject.keys.contains(where: { wrapper[$0] != nil && ["id", "name"].contains($0) }),
            let index = wrapper.entries.firstIndex(where: { if case .object = $0.value { true } else { false } }),
            wrapper.entries.filter({ if case .object = $0.value { true } else { false } }).count == 1 {
-            wrapper.entries[index].value = item
+            wrapper.entries[index].value = shapedItem
             body = .object(wrapper)
         }
-        return builder.answer(status: status, response: response, example: nil, body: body)
+        return holding(builder.answer(status: status, response: response, example: nil, body: body), or: answer, builder)
+    }
+
+    /// The state's answer when its body holds to the response's schema; else the document's (a document whose list
+    /// and item shapes disagree cannot carry every kept field everywhere).
+    private func holding(_ stateful: MockResponse, or documented: MockResponse, _ builder: ResponseBuilder) -> MockResponse {
+        guard let value = json(stateful), case .success(let (_, response)) = builder.choose(code: nil),
+              let schema = response?.content.first(where: { MediaTypes.isJSON(MediaTypes.essence($0.type)) })?.schema else { return stateful }
+        return validator.isValid(value, against: schema) ? stateful : documented
     }
 
     /// 404 for an item that was deleted: the operation's own 404 when it has one, else a problem.

@@ -68,6 +68,8 @@ struct ParameterDecoder {
         let types = types(parameter.schema)
         if types.contains(.array), !types.contains(.string) {
             let item = resolved(parameter.schema)?.items
+            // An empty text is an empty array (`color=`, as OpenAPI's style examples write one).
+            if text.isEmpty { return .array([]) }
             return .array(text.split(separator: separator, omittingEmptySubsequences: false).map {
                 scalar(String($0).replacingOccurrences(of: ";\(parameter.name)=", with: ""), item)
             })
@@ -131,6 +133,7 @@ struct ParameterDecoder {
         if types.contains(.array), !types.contains(.string) {
             let item = node?.items
             if parameter.explode, parameter.style == "form" { return .array(values.map { scalar($0, item) }) }
+            if first.isEmpty { return .array([]) }
             let separator: Character = switch parameter.style {
             case "spaceDelimited": " "
             case "pipeDelimited": "|"

@@ -43,11 +43,10 @@ struct RequestValidator {
         if let challenges = missingCredentials(request, operation) { return .unauthorized(challenges: challenges) }
         var items: [ProblemJSON.Item] = []
         if let body = operation.requestBody {
-            // An empty form is a form with no fields, which its schema may require some of.
-            let emptyForm = request.body.isEmpty && request.header("Content-Type").map { type in
-                ["application/x-www-form-urlencoded", "multipart/form-data"].contains(MediaTypes.essence(type))
-            } == true
-            if request.body.isEmpty && !emptyForm {
+            // An empty body with a Content-Type other than JSON's is that type's empty value: a form with no fields
+            // (which its schema may require some of), an empty text or file.
+            let emptyValue = request.body.isEmpty && request.header("Content-Type").map { !MediaTypes.isJSON(MediaTypes.essence($0)) } == true
+            if request.body.isEmpty && !emptyValue {
                 if body.required { items.append(ProblemJSON.Item(location: ["body"], code: "required", message: "the request body is required")) }
             } else if let media = mediaType(of: request, for: operation) {
                 do {
@@ -94,6 +93,7 @@ struct RequestValidator {
                 continue
             }
             guard let schema = parameter.schema else { continue }
+            if parameter.allowsEmptyValue, value == .string("") { continue }
             items += parameterValidator.violations(of: value, against: schema).map {
                 ProblemJSON.Item(location: [place, parameter.name] + $0.path, code: $0.keyword,
                                  message: "\(place) parameter '\(parameter.name)' \($0.message)")

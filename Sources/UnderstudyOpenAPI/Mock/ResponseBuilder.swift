@@ -10,6 +10,9 @@ struct ResponseBuilder {
     let context: MockContext
     /// For an invalid request's answer, which Prism gives whatever the request accepts.
     var ignoresAccept = false
+    /// Set when a body or header came from the seed (dynamic data, or static data that did not hold and was drawn):
+    /// the answer then depends on the seed. Shared by the copies of a builder.
+    let seedUse = SeedUse()
 
     /// The status and response object to answer with; a problem when a forced code is not in the document.
     func choose(code: Int?) -> Result<(status: Int, response: OpenAPIResponse?), MockResponseError> {
@@ -82,9 +85,13 @@ struct ResponseBuilder {
         if media.itemSchema != nil {
             // An event stream (3.2's itemSchema): a few items, each an event.
             let count = context.dynamic ? 3 : 1
-            return .array((0..<count).map { generator.value(for: schema, random: random.derived("item \($0)")) })
+            let items = (0..<count).map { generator.made(for: schema, random: random.derived("item \($0)")) }
+            if items.contains(where: \.drawn) { seedUse.drew = true }
+            return .array(items.map(\.value))
         }
-        return generator.value(for: schema, random: random)
+        let made = generator.made(for: schema, random: random)
+        if made.drawn { seedUse.drew = true }
+        return made.value
     }
 
     /// The media type to answer with: the first the request accepts, best first (the document's order among equals);
@@ -119,8 +126,11 @@ struct ResponseBuilder {
         var headers: [(name: String, value: String)] = []
         let generator = ValueGenerator(graph: document.graph, mode: context.dynamic ? .dynamic : .static)
         for (name, header) in response.headers where name.lowercased() != "content-type" {
-            let value = header.example ?? header.schema.map {
-                generator.value(for: $0, random: SeededRandom(seed: context.seed).derived("\(operation.id) header \(name)"))
+            var value = header.example
+            if value == nil, let schema = header.schema {
+                let made = generator.made(for: schema, random: SeededRandom(seed: context.seed).derived("\(operation.id) header \(name)"))
+                if made.drawn { seedUse.drew = true }
+                value = made.value
             }
             guard let value else { continue }
             headers.append((name, Serialization.headerText(value)))
@@ -142,4 +152,9 @@ struct MockResponseError: Error {
     init(_ response: MockResponse) {
         self.response = response
     }
+}
+
+/// Whether an answer drew on its seed.
+final class SeedUse {
+    var drew = false
 }
