@@ -53,4 +53,18 @@ package enum SpecFixtures {
       }
     }
     """#
+
+    /// An OpenAPI 3.2 event stream: five ticks, each an event (`itemSchema`).
+    package static let ticks = #"""
+    {
+      "openapi": "3.2.0",
+      "info": {"title": "Ticks", "version": "1"},
+      "paths": {
+        "/ticks": {"get": {"operationId": "ticks", "responses": {"200": {"description": "ticks", "content": {"text/event-stream": {
+          "itemSchema": {"type": "object", "required": ["event", "n"], "properties": {"event": {"type": "string"}, "n": {"type": "integer"}}},
+          "example": [{"event": "tick", "n": 1}, {"event": "tick", "n": 2}, {"event": "tick", "n": 3}, {"event": "tick", "n": 4}, {"event": "tick", "n": 5}]
+        }}}}}}
+      }
+    }
+    """#
 }

@@ -23,6 +23,8 @@ final class ReplyPlan {
         indirect case feed(FeedRequest)
         /// Forwarded to the upstream, with these faults applied to its reply as it arrives.
         indirect case proxy(ProxyPlan)
+        /// A document's event stream (`--spec`), with the stream faults applied to its events.
+        indirect case events(DocumentEventsPlan)
 
         /// Whether the reply comes from the upstream.
         var isForwarded: Bool {

@@ -20,7 +20,7 @@ extension ProxiedReply {
         var pacer: RatePacer?
         var sent = 0
         /// The stream faults at work on an event stream.
-        var events: ProxiedEvents?
+        var events: EventBytes?
 
         var held: [UInt8]? {
             if case .held(let body) = source { return body }

@@ -93,7 +93,7 @@ struct ProxiedReply: Delivery {
             return heldBodyArrived(head, exchange, context)
         }
         var cut = bodyCut(.live(length: head.contentLength), now: context.now)
-        if plan.stream != FaultSpec.StreamFaults() { cut.events = ProxiedEvents(faults: plan.stream) }
+        if plan.stream != FaultSpec.StreamFaults() { cut.events = EventBytes(faults: plan.stream) }
         let announced = plan.truncation == .chunked ? nil : head.contentLength
         var turn = sendBody(&cut, exchange, context)
         turn.steps.insert(.replyHead(status: head.status, headers: headers, contentLength: announced), at: 0)

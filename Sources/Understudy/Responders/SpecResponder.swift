@@ -36,6 +36,12 @@ final class SpecResponder: Responder {
         return (reply, 0)
     }
 
+    /// A `text/event-stream` operation's request is a stream's: the stream faults act on its events.
+    func kind(of request: HTTPRequest) -> RequestKind {
+        engine.answersWithEvents(method: request.method, path: String(request.path), accept: request.headers["Accept"])
+            ? .stream(throughAuth: false) : .body
+    }
+
     func respond(to request: HTTPRequest, as kind: RequestKind, fault: FaultSpec?, seed: UInt64) -> Answer {
         let mock = MockRequest(method: request.method, path: String(request.path), rawQuery: request.rawQuery.map(String.init),
                                headers: request.headers.decoded.fields, body: request.body)
@@ -45,10 +51,21 @@ final class SpecResponder: Responder {
         for field in answer.headers { headers.add(field.name, field.value) }
         var response = HTTPResponse(status: answer.status, headers: headers, body: answer.body.isEmpty ? .empty : .bytes(answer.body))
         if answer.status == 200, !answer.body.isEmpty { response.etag = HTTPResponse.weakETag(for: answer.body) }
+        if case .stream = kind, response.headers["Content-Type"].map({ $0.hasPrefix("text/event-stream") }) == true,
+           request.method != "HEAD" {
+            let body = answer.body
+            response.body = .empty
+            return .reply(response, delivery: .events(DocumentEventsPlan(body: body, faults: fault?.stream ?? FaultSpec.StreamFaults())))
+        }
         if answer.repeatable, fault == nil, request.headers["Accept"] == nil, !request.hasOriginOrCondition {
             remember(response, for: request.target, version: version)
         }
         return .response(response)
+    }
+
+    func delivery(for plan: ReplyPlan, clientAddress: @autoclosure () -> String?) -> (any Delivery)? {
+        guard case .events(let events) = plan.delivery else { return nil }
+        return DocumentEvents(events.body, faults: events.faults)
     }
 
     private func remember(_ response: HTTPResponse, for target: String, version: Int) {

@@ -112,6 +112,15 @@ package final class MockEngine: Sendable {
         return response
     }
 
+    /// Whether `method` on `path` answers with an event stream (`text/event-stream`): its lowest 2xx has only that
+    /// media type, or has it and the request accepts it (`accept`, the request's `Accept`).
+    package func answersWithEvents(method: String, path: String, accept: String?) -> Bool {
+        guard case .operation(let index, _) = router.route(method: method, path: path) else { return false }
+        let responses = document.operations[index].responses.filter { $0.code.hasPrefix("2") }.sorted { $0.code < $1.code }
+        guard let types = responses.first?.content.map({ MediaTypes.essence($0.type) }), types.contains("text/event-stream") else { return false }
+        return types.count == 1 || (accept.map { MediaTypes.accepted($0).first == "text/event-stream" } ?? false)
+    }
+
     /// A seed from `Prefer: seed=` text: its number, or a hash of its text.
     static func seed(_ text: String) -> UInt64 {
         if let number = UInt64(text) { return number }

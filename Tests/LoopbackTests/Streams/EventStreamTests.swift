@@ -26,11 +26,14 @@ import UnderstudyTestSupport
         }
     }
 
-    func open(_ server: UnderstudyServer, _ query: String, headers: [String: String] = [:], timeout: Int = 3) throws -> Stream {
+    /// `path` (with `query`) read over a raw socket to its end, its chunks undone.
+    func open(_ server: UnderstudyServer, _ query: String, path: String = "/products/stream", headers: [String: String] = [:],
+              timeout: Int = 3) throws -> Stream {
         let connection = try RawHTTPConnection(port: server.port, receiveTimeoutSeconds: timeout)
         let extra = headers.map { "\($0.key): \($0.value)\r\n" }.joined()
         // `Connection: close` makes the server close once the stream ends, so the read stops there.
-        connection.write("GET /products/stream?\(query) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\(extra)\r\n")
+        let target = query.isEmpty ? path : "\(path)?\(query)"
+        connection.write("GET \(target) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\(extra)\r\n")
         let (bytes, ending) = connection.readUntilEnd()
         guard let headEnd = RawResponse.headEnd(in: bytes) else {
             return Stream(head: String(decoding: bytes, as: UTF8.self), body: "", chunkSizes: [], endedCleanly: false, ending: ending)

@@ -193,18 +193,18 @@ extension ProxiedReplyTests {
 }
 
 /// The events of a proxied stream, counted and faulted by number.
-@Suite struct ProxiedEventsTests {
+@Suite struct EventBytesTests {
     @Test func eventsAreCutAtBlankLinesInAnyLineEnding() {
-        #expect(ProxiedEvents.blockEnd(in: Array("id: 1\ndata: x\n\nid: 2".utf8)) == 15)
-        #expect(ProxiedEvents.blockEnd(in: Array("data: x\r\n\r\nmore".utf8)) == 11)
-        #expect(ProxiedEvents.blockEnd(in: Array("data: x\r\r".utf8)) == nil, "a CR may be followed by an LF yet")
-        #expect(ProxiedEvents.blockEnd(in: Array("data: x\n".utf8)) == nil)
+        #expect(EventBytes.blockEnd(in: Array("id: 1\ndata: x\n\nid: 2".utf8)) == 15)
+        #expect(EventBytes.blockEnd(in: Array("data: x\r\n\r\nmore".utf8)) == 11)
+        #expect(EventBytes.blockEnd(in: Array("data: x\r\r".utf8)) == nil, "a CR may be followed by an LF yet")
+        #expect(EventBytes.blockEnd(in: Array("data: x\n".utf8)) == nil)
     }
 
     @Test func aMalformedEventHasHalfItsDataAndAReplacementCharacter() {
         var faults = FaultSpec.StreamFaults()
         faults.malformedEvent = 1
-        var events = ProxiedEvents(faults: faults)
+        var events = EventBytes(faults: faults)
         events.receive(Array(": hi\n\ndata: abcdef\n\ndata: ok\n\n".utf8))
         #expect(String(decoding: events.nextPiece(now: 0).bytes, as: UTF8.self) == ": hi\n\ndata: abc\u{FFFD}\n\ndata: ok\n\n")
     }
@@ -212,7 +212,7 @@ extension ProxiedReplyTests {
     @Test func cutMidEventStallAndNewlines() {
         var cut = FaultSpec.StreamFaults()
         cut.cutMidEvent = 2
-        var events = ProxiedEvents(faults: cut)
+        var events = EventBytes(faults: cut)
         events.receive(Array("data: 1\n\ndata: 2222\n\ndata: 3\n\n".utf8))
         #expect(String(decoding: events.nextPiece(now: 0).bytes, as: UTF8.self) == "data: 1\n\ndata: 22")
         #expect(events.ending == .close(reset: false))
@@ -221,7 +221,7 @@ extension ProxiedReplyTests {
         stall.stallAfter = 1
         stall.newline = "crlf"
         stall.chunkSize = 4
-        var stalled = ProxiedEvents(faults: stall)
+        var stalled = EventBytes(faults: stall)
         stalled.receive(Array("data: 1\n\ndata: 2\n\n".utf8))
         #expect(stalled.nextPiece(now: 0).bytes == Array("data".utf8))
         #expect(stalled.nextPiece(now: 0).bytes == Array(": 1\r".utf8))

@@ -1,9 +1,10 @@
-/// The stream faults on a proxied event stream: the upstream's bytes are cut into events (blocks ended by a blank
-/// line) as they arrive, and events are counted, broken, cut or followed by a drop, a reset or a stall by their
-/// number on this connection, as `/products/stream` does with its own events. Blocks with no `data:` line (the
+/// The stream faults on an event stream given as bytes (a proxied one as the upstream sends it, a document's as the
+/// mock wrote it): the bytes are cut into events (blocks ended by a blank line) as they arrive, and events are counted,
+/// broken, cut or followed by a drop, a reset or a stall by their number on this connection, as `/products/stream`
+/// does with its own events. Blocks with no `data:` line (the
 /// `retry:` field, heartbeat comments) pass through uncounted. A session's network profile paces every byte at its
 /// rate, as on `/products/stream`.
-struct ProxiedEvents {
+struct EventBytes {
     /// What to do once the bytes of a turn are out.
     enum Ending: Equatable {
         case close(reset: Bool)
@@ -31,7 +32,7 @@ struct ProxiedEvents {
     mutating func receive(_ bytes: [UInt8]) {
         guard ending == nil else { return }
         partial += bytes
-        while ending == nil, let end = ProxiedEvents.blockEnd(in: partial) {
+        while ending == nil, let end = EventBytes.blockEnd(in: partial) {
             let block = Array(partial[..<end])
             partial.removeFirst(end)
             emit(block)
@@ -59,14 +60,14 @@ struct ProxiedEvents {
     }
 
     private mutating func emit(_ block: [UInt8]) {
-        guard ProxiedEvents.hasData(block) else {
+        guard EventBytes.hasData(block) else {
             outbox += rewritten(block)
             return
         }
         counted += 1
         let number = counted
         var event = block
-        if faults.malformedEvent == number || faults.cutMidEvent == number, let data = ProxiedEvents.dataRange(in: block) {
+        if faults.malformedEvent == number || faults.cutMidEvent == number, let data = EventBytes.dataRange(in: block) {
             if faults.cutMidEvent == number {
                 // Halfway through the event's data, as bytes.
                 outbox += rewritten(Array(block[..<(data.lowerBound + data.count / 2)]))
