@@ -36,6 +36,8 @@ parser.add_argument("--server-bin", default=None, help="the understudy binary (d
 parser.add_argument("--fixed-only", action="store_true",
                     help="only the fixed routes' A/B against the bare server (~27 minutes, the A/A cell included), "
                          "printed as Markdown, no report written")
+parser.add_argument("--spec-only", action="store_true",
+                    help="only the OpenAPI document figures (bench/spec.py): loading, serving, cost; rows printed")
 parser.add_argument("--api-only", action="store_true",
                     help="only the proxy, replay and recording figures (issue 22): verdict rows and table, printed")
 args = parser.parse_args()
@@ -1294,7 +1296,7 @@ def verdict(ok):
 
 def report(info, summary, python_results, mock_results, mock_problem, delay, sse, startup, other_startups, rss,
            in_process, client, catalogue_rows, started_at, command, room=None, scale_rows=(), tls=None, throttled=None,
-           api=None, instructions=None):
+           api=None, instructions=None, spec_rows=()):
     rows = []  # figure, target, measured, verdict
     api_rows, api_lines = api_report(api) if api else ([], [])
 
@@ -1477,6 +1479,10 @@ def report(info, summary, python_results, mock_results, mock_problem, delay, sse
              "(X-RateLimit-*, ETag, X-Understudy-Fault-Applied), as it must.",
              "", "## Verdicts", "", "| figure | target | measured | verdict |", "|---|---|---|---|"]
     lines += [f"| {a} | {b} | {c} | **{d}** |" for a, b, c, d in rows]
+    if spec_rows:
+        lines += ["", "## Serving an OpenAPI document (`--spec`, bench/spec.py)", "",
+                  "| figure | target | measured | verdict |", "|---|---|---|---|"]
+        lines += [f"| {a} | {b} | {c} | **{d}** |" for a, b, c, d in spec_rows]
 
     lines += ["", "## Every A/B cell (medians)", "",
               "| scenario | conns | Understudy req/s | evhttp-c req/s | ratio (middle half of the rounds) | Understudy p50 / p99 ms | "
@@ -1578,7 +1584,24 @@ def fixed_route_lines(directory):
     return lines
 
 
+def spec_helpers():
+    """What bench/spec.py uses of this script."""
+    return types.SimpleNamespace(log=log, free_port=free_port, http_status=http_status, stop_process=stop_process,
+                                 wrk=wrk, wrk_script=wrk_script, Server=Server, verdict=verdict)
+
+
+SHARED_OPENAPI = os.environ.get("UNDERSTUDY_SHARED", os.path.join(os.path.dirname(ROOT), "shared")) + "/conformance/openapi"
+
+
 def main():
+    if args.spec_only:
+        import spec
+        try:
+            _, rows = spec.figures(spec_helpers(), UNDERSTUDY, SHARED_OPENAPI, QUICK)
+            print("\n".join(f"| {a} | {b} | {c} | **{d}** |" for a, b, c, d in rows))
+        finally:
+            stop_all()
+        return
     if args.tls_only:
         try:
             log("HTTPS:")
@@ -1677,10 +1700,12 @@ def main():
         log("HTTPS:")
         tls = tls_figures()
         api = in_front_of_an_api(directory)
+        import spec
+        spec_results, spec_rows = spec.figures(spec_helpers(), UNDERSTUDY, SHARED_OPENAPI, QUICK)
         info["load_end"] = open("/proc/loadavg").read().split()[:3]
         text, rows = report(info, summary, python_results, mock_results, mock_problem, delay, sse, startup,
                             (startup_builtin, baseline_startup), rss, in_process, client, catalogue_rows, started_at,
-                            command, room, scale_rows, tls, throttled, api, instructions)
+                            command, room, scale_rows, tls, throttled, api, instructions, spec_rows)
         with open(OUT, "w") as out:
             out.write(text)
         with open(os.path.join(BUILD, "results.json"), "w") as out:

@@ -7,8 +7,14 @@ package struct JSONParser {
     private var index = 0
     private var depth = 0
     private let maximumDepth = 512
-    /// While locating a value, the path of the value being parsed and the offset where the target began.
-    private var locating: (target: [JSONPathComponent], current: [JSONPathComponent], found: Int?)?
+    /// While locating values, the path of the value being parsed and the offsets where targets began.
+    private var locating: Locating?
+
+    private struct Locating {
+        let targets: Set<[JSONPathComponent]>
+        var current: [JSONPathComponent] = []
+        var found: [[JSONPathComponent]: Int] = [:]
+    }
 
     /// Parses a complete JSON text.
     /// - Throws: `JSONParseError` naming the position and the problem.
@@ -24,11 +30,15 @@ package struct JSONParser {
 
     /// The 1-based line and column where the value at `path` starts, or nil when the text has no such value.
     package static func position(of path: [JSONPathComponent], in bytes: [UInt8]) -> (line: Int, column: Int)? {
+        positions(of: [path], in: bytes)[path]
+    }
+
+    /// Where each of `paths` starts, found in one read (those the text does not have are absent).
+    package static func positions(of paths: Set<[JSONPathComponent]>, in bytes: [UInt8]) -> [[JSONPathComponent]: (line: Int, column: Int)] {
         var parser = JSONParser(bytes: bytes)
-        parser.locating = (path, [], nil)
+        parser.locating = Locating(targets: paths)
         _ = try? parser.parseDocument()
-        guard let offset = parser.locating?.found else { return nil }
-        return lineAndColumn(of: offset, in: bytes)
+        return (parser.locating?.found ?? [:]).mapValues { lineAndColumn(of: $0, in: bytes) }
     }
 
     private init(bytes: [UInt8]) {
@@ -48,7 +58,11 @@ package struct JSONParser {
 
     private mutating func parseValue() throws(JSONParseError) -> JSONValue {
         guard index < bytes.count else { throw error("unexpected end of input, expected a value") }
-        if let locating, locating.found == nil, locating.current == locating.target { self.locating?.found = index }
+        if let locating, locating.targets.contains(locating.current) {
+            self.locating?.found[locating.current] = index
+            // Every target found: the rest of the text is not read.
+            if self.locating?.found.count == locating.targets.count { throw error("located") }
+        }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try parseObject()
         case UInt8(ascii: "["): return try parseArray()

@@ -1,5 +1,5 @@
 /// One step into a JSON document: an object key or an array index.
-package enum JSONPathComponent: Sendable, Equatable, CustomStringConvertible {
+package enum JSONPathComponent: Sendable, Hashable, CustomStringConvertible {
     case key(String)
     case index(Int)
 

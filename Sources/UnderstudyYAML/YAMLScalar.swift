@@ -14,7 +14,12 @@ enum YAMLScalar {
     /// The key a mapping stores for a scalar: its text, or for a plain one the JSON text of its resolved value
     /// (`200:` is the key "200", `true:` "true", `~:` "null"). JSON has only string keys.
     static func key(_ text: String, plain: Bool, tag: String?) -> String {
-        switch value(text, plain: plain, tag: tag) {
+        key(of: value(text, plain: plain, tag: tag), text: text)
+    }
+
+    /// The key a mapping stores for a scalar of `text` whose value is `value`.
+    static func key(of value: JSONValue, text: String) -> String {
+        switch value {
         case .string(let string): string
         case .number(let number): number.text
         case .bool(let flag): flag ? "true" : "false"
@@ -24,8 +29,7 @@ enum YAMLScalar {
     }
 
     private static func resolved(_ text: String) -> JSONValue {
-        let bytes = Array(text.utf8)
-        guard let first = bytes.first else { return .null }
+        guard let first = text.utf8.first else { return .null }
         // Most plain scalars are words: one look at the first byte tells they can be nothing else.
         switch first {
         case UInt8(ascii: "n"), UInt8(ascii: "N"), UInt8(ascii: "~"):
@@ -35,7 +39,7 @@ enum YAMLScalar {
         case UInt8(ascii: "f"), UInt8(ascii: "F"):
             if ["false", "False", "FALSE"].contains(text) { return .bool(false) }
         case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."):
-            if let number = number(bytes, text) { return number }
+            if let number = number(Array(text.utf8), text) { return number }
         default:
             break
         }

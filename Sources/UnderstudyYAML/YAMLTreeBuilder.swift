@@ -3,6 +3,8 @@ import UnderstudyJSON
 /// Builds JSON trees from parser events, with an explicit stack (no recursion, so depth costs no call stack).
 struct YAMLTreeBuilder {
     private(set) var documents: [JSONValue] = []
+    /// Where the first document's values start (not noted when merge keys are on: a merge moves entries about).
+    private(set) var positions = YAMLPositions()
     private let options: YAMLOptions
     private var stack: [Frame] = []
     /// Anchored values, and how many nodes each holds (what expanding an alias of it costs).
@@ -14,16 +16,22 @@ struct YAMLTreeBuilder {
         self.options = options
     }
 
+    /// How many entries a mapping has before its keys are kept in a set: below it, looking through them is cheaper.
+    static let keySetThreshold = 12
+
     /// A mapping or sequence being read.
     private struct Frame {
         enum Shape {
             case sequence([JSONValue])
-            /// Entries in order, the keys seen (duplicates are errors), and the key waiting for its value.
+            /// Entries in order, the keys seen (duplicates are errors; kept as a set once the mapping is large, else
+            /// the entries are looked through), and the key waiting for its value.
             case mapping([JSONObject.Entry], Set<String>, pendingKey: (String, line: Int, column: Int)?)
         }
 
         var shape: Shape
         var anchor: String?
+        /// Its mark in `positions`, when noted.
+        var mark: Int?
         var nodes = 1
         var line: Int
         var column: Int
@@ -37,12 +45,14 @@ struct YAMLTreeBuilder {
         case .documentEnd:
             documents.append(root ?? .null)
         case .sequenceStart:
-            try push(Frame(shape: .sequence([]), anchor: event.anchor, line: event.line, column: event.column), event)
-        case .mappingStart:
-            try push(Frame(shape: .mapping([], [], pendingKey: nil), anchor: event.anchor, line: event.line,
+            try push(Frame(shape: .sequence([]), anchor: event.anchor, mark: noteMark(event), line: event.line,
                            column: event.column), event)
+        case .mappingStart:
+            try push(Frame(shape: .mapping([], [], pendingKey: nil), anchor: event.anchor, mark: noteMark(event),
+                           line: event.line, column: event.column), event)
         case .sequenceEnd, .mappingEnd:
             let frame = stack.removeLast()
+            if let mark = frame.mark { positions.marks[mark].span = UInt32(positions.marks.count - mark) }
             let value: JSONValue
             switch frame.shape {
             case .sequence(let items): value = .array(items)
@@ -53,11 +63,13 @@ struct YAMLTreeBuilder {
         case .scalar(let text, let plain, let tag):
             let value = YAMLScalar.value(text, plain: plain, tag: tag)
             if let anchor = event.anchor { anchors[anchor] = (value, 1) }
-            try add(value, nodes: 1, event, keyText: YAMLScalar.key(text, plain: plain, tag: tag))
+            _ = noteMark(event)
+            try add(value, nodes: 1, event, keyText: YAMLScalar.key(of: value, text: text))
         case .alias(let name):
             guard let anchored = anchors[name] else {
                 throw YAMLError(line: event.line, column: event.column, reason: "alias *\(name) names no anchor before it")
             }
+            _ = noteMark(event, alias: true)
             aliasNodes += anchored.nodes
             guard aliasNodes <= options.maximumAliasNodes else {
                 throw YAMLError(line: event.line, column: event.column,
@@ -65,6 +77,15 @@ struct YAMLTreeBuilder {
             }
             try add(anchored.value, nodes: anchored.nodes, event, keyText: anchored.value.stringValue)
         }
+    }
+
+    /// Notes where a value node starts (a key is not one), in the first document; its index in the marks.
+    private mutating func noteMark(_ event: YAMLEvent, alias: Bool = false) -> Int? {
+        guard documents.isEmpty, !options.mergeKeys else { return nil }
+        if case .mapping(_, _, pendingKey: nil)? = stack.last?.shape { return nil }
+        positions.marks.append(.init(line: UInt32(clamping: event.line), column: UInt32(clamping: event.column), span: 1,
+                                     isAlias: alias))
+        return positions.marks.count - 1
     }
 
     private mutating func push(_ frame: Frame, _ event: YAMLEvent) throws(YAMLError) {
@@ -108,10 +129,13 @@ struct YAMLTreeBuilder {
                     throw YAMLError(line: event.line, column: event.column,
                                     reason: "a key is a mapping or a sequence; JSON keys are strings")
                 }
-                guard !keys.contains(key) else {
+                // With merges, entries hold merged keys too, so a mapping's own are always kept in the set.
+                let keepsSet = options.mergeKeys || entries.count >= YAMLTreeBuilder.keySetThreshold
+                if !options.mergeKeys, entries.count == YAMLTreeBuilder.keySetThreshold { keys = Set(entries.lazy.map(\.key)) }
+                guard !(keepsSet ? keys.contains(key) : entries.contains { $0.key == key }) else {
                     throw YAMLError(line: event.line, column: event.column, reason: "duplicate key '\(key)'")
                 }
-                if !(options.mergeKeys && key == "<<") { keys.insert(key) }
+                if keepsSet, !(options.mergeKeys && key == "<<") { keys.insert(key) }
                 frame.shape = .mapping(entries, keys, pendingKey: (key, event.line, event.column))
             }
         }

@@ -9,7 +9,8 @@ final class DocumentBuilder {
     let options: DocumentLoader.Options
     let registry: SchemaRegistry
     let compiler: SchemaCompiler
-    private(set) var findings: [DocumentFinding] = []
+    /// What the load found, placed in their files when it ends.
+    private var notes: [DocumentFinding.Note] = []
     let version: String
     /// Examples to check once every schema is compiled: the value, its schema, and where it is.
     var examples: [(value: JSONValue, schema: Int, location: SchemaLocation)] = []
@@ -27,17 +28,17 @@ final class DocumentBuilder {
     }
 
     func error(_ location: SchemaLocation, _ message: String) {
-        findings.append(files.finding(.error, uri: location.document, pointer: location.pointer, message))
+        notes.append(.init(severity: .error, location: location, message: message))
     }
 
     func warning(_ location: SchemaLocation, _ message: String) {
-        findings.append(files.finding(.warning, uri: location.document, pointer: location.pointer, message))
+        notes.append(.init(severity: .warning, location: location, message: message))
     }
 
     func build() throws(DocumentLoadError) -> OpenAPIDocument {
         let start = SchemaLocation(document: root)
         guard case .object(let document)? = files.tree(root) else {
-            throw DocumentLoadError([files.finding(.error, uri: root, pointer: [], "an OpenAPI document is an object")])
+            throw DocumentLoadError(files.placed([.init(severity: .error, location: start, message: "an OpenAPI document is an object")]))
         }
         if document["swagger"] != nil {
             error(start.appending("swagger"), "Swagger 2.0 is not served: convert the document to OpenAPI 3 first")
@@ -45,7 +46,7 @@ final class DocumentBuilder {
             error(start.appending("openapi"), version.isEmpty ? "no 'openapi' version: is this an OpenAPI 3 document?"
                                                               : "OpenAPI \(version) is not served: 3.0, 3.1 and 3.2 are")
         }
-        guard findings.isEmpty else { throw DocumentLoadError(findings) }
+        guard notes.isEmpty else { throw DocumentLoadError(files.placed(notes)) }
         let schemes = securitySchemes(document, at: start)
         let security = requirements(document["security"]) ?? []
         var operations: [OpenAPIOperation] = []
@@ -63,6 +64,7 @@ final class DocumentBuilder {
             if problem.tolerated { warning(problem.location, problem.message) } else { error(problem.location, problem.message) }
         }
         checkExamples(graph)
+        let findings = files.placed(notes)
         if findings.contains(where: { $0.severity == .error }) { throw DocumentLoadError(findings) }
         let info = document["info"]
         return OpenAPIDocument(version: version, title: info?["title"]?.stringValue ?? "", basePaths: basePaths(document),
@@ -86,7 +88,7 @@ final class DocumentBuilder {
                 error(location.appending("$ref"), "the $ref '\(reference)' leads round in a circle")
                 return nil
             }
-            let (uri, fragment) = URIReference.split(URIReference.resolve(reference, against: current.document))
+            let (uri, fragment) = URIReference.split(registry.resolve(reference, against: current.document))
             guard files.tree(uri) != nil else {
                 error(current.appending("$ref"), "unresolved $ref '\(reference)': \(files.failures[uri] ?? "no document at \(uri)")")
                 return nil

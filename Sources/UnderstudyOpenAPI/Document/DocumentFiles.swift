@@ -5,11 +5,10 @@ import UnderstudyJSON
 /// (DigitalOcean's spec is 2,907 files). Also what the schema registry fetches through, so a schema in another file
 /// is the same tree. Names no network location: a `$ref` to `http(s)://` is unresolved unless mapped.
 package final class DocumentFiles {
-    /// A file read: its bytes (for positions), tree and reader.
+    /// A file read: its tree and where its values are.
     struct File {
-        let bytes: [UInt8]
         let tree: JSONValue
-        let reader: DocumentReader
+        let positions: (Set<[String]>) -> [[String]: (line: Int, column: Int)]
         /// The path as a message names it.
         let name: String
     }
@@ -37,7 +36,7 @@ package final class DocumentFiles {
 
     /// Adds a tree that was not read from a file (a document given in memory).
     func add(_ tree: JSONValue, uri: String) {
-        files[uri] = File(bytes: [], tree: tree, reader: .json, name: uri)
+        files[uri] = File(tree: tree, positions: { _ in [:] }, name: uri)
     }
 
     /// The tree of the file at `uri` (no fragment), read the first time; nil when it cannot be read or parsed.
@@ -46,7 +45,7 @@ package final class DocumentFiles {
         if failures[uri] != nil { return nil }
         guard let url = URL(string: uri), url.isFileURL else {
             if let tree = remote(uri) {
-                files[uri] = File(bytes: [], tree: tree, reader: .json, name: uri)
+                files[uri] = File(tree: tree, positions: { _ in [:] }, name: uri)
                 return tree
             }
             failures[uri] = "only files are read: no network fetch is made"
@@ -69,29 +68,49 @@ package final class DocumentFiles {
         let bytes = Array(data)
         let reader = readers.reader(for: path)
         do {
-            let tree = try reader.parse(bytes)
-            files[uri] = File(bytes: bytes, tree: tree, reader: reader, name: name(of: path))
-            return tree
+            let parsed = try reader.parse(bytes)
+            files[uri] = File(tree: parsed.tree, positions: parsed.positions, name: name(of: path))
+            return parsed.tree
         } catch {
             failures[uri] = "\(name(of: path)):\(error)"
             return nil
         }
     }
 
-    /// The finding at `pointer` of the file at `uri`, with its line and column when they can be found.
-    func finding(_ severity: DocumentFinding.Severity, uri: String, pointer: [String], _ message: String) -> DocumentFinding {
-        guard let file = files[uri] else {
-            return DocumentFinding(severity, file: uri, pointer: JSONPointer.text(pointer), message: message)
+    /// Findings at places in these files, each with its line and column when they can be found (else those of the
+    /// nearest enclosing value, when the pointer names something absent): each file read again once for all (twice when some name nothing).
+    func placed(_ notes: [DocumentFinding.Note]) -> [DocumentFinding] {
+        var places: [String: [[String]: (line: Int, column: Int)]] = [:]
+        for (uri, group) in Dictionary(grouping: notes, by: \.location.document) {
+            guard let file = files[uri] else { continue }
+            var found = file.positions(Set(group.map(\.location.pointer)))
+            var enclosing = Set<[String]>()
+            for note in group where found[note.location.pointer] == nil {
+                var tokens = note.location.pointer
+                while !tokens.isEmpty {
+                    tokens.removeLast()
+                    enclosing.insert(tokens)
+                }
+            }
+            if !enclosing.isEmpty { found.merge(file.positions(enclosing)) { first, _ in first } }
+            places[uri] = found
         }
-        // The nearest enclosing value that can be found, when the pointer names something absent.
-        var tokens = pointer
-        var place = file.reader.position(file.bytes, file.tree, tokens)
-        while place == nil, !tokens.isEmpty {
-            tokens.removeLast()
-            place = file.reader.position(file.bytes, file.tree, tokens)
+        return notes.map { note in
+            let location = note.location
+            guard let file = files[location.document] else {
+                return DocumentFinding(note.severity, file: location.document, pointer: JSONPointer.text(location.pointer),
+                                       message: note.message)
+            }
+            let found = places[location.document] ?? [:]
+            var tokens = location.pointer
+            var place = found[tokens]
+            while place == nil, !tokens.isEmpty {
+                tokens.removeLast()
+                place = found[tokens]
+            }
+            return DocumentFinding(note.severity, file: file.name, line: place?.line, column: place?.column,
+                                   pointer: JSONPointer.text(location.pointer), message: note.message)
         }
-        return DocumentFinding(severity, file: file.name, line: place?.line, column: place?.column,
-                               pointer: JSONPointer.text(pointer), message: message)
     }
 
     /// How many files were read.

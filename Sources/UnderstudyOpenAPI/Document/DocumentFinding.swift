@@ -23,6 +23,13 @@ package struct DocumentFinding: Sendable, Equatable, CustomStringConvertible {
         self.message = message
     }
 
+    /// A finding as a load notes it: its place is looked up in the file when the load ends.
+    struct Note {
+        var severity: Severity
+        var location: SchemaLocation
+        var message: String
+    }
+
     /// `file:line:column: error: message (at #/pointer)`, as compilers write a finding.
     package var description: String {
         let place = [file, line.map(String.init), column.map(String.init)].compactMap { $0 }.joined(separator: ":")

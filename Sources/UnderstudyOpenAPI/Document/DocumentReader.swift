@@ -4,29 +4,51 @@ import UnderstudyJSON
 /// How one format of file becomes a tree, and where a value of it is: JSON is built in; YAML is given by the caller
 /// that links a YAML parser (the server and the CLI, through UnderstudyYAML), so this library links no C.
 package struct DocumentReader: Sendable {
-    /// The tree of a file's bytes, or an error with its line and column in its description.
-    package var parse: @Sendable ([UInt8]) throws -> JSONValue
-    /// The 1-based line and column where the value at a JSON pointer starts (given the bytes, their tree, and the
-    /// pointer's tokens).
-    package var position: @Sendable ([UInt8], JSONValue, [String]) -> (line: Int, column: Int)?
+    /// A file read: its tree, and where values start in it.
+    package struct Parsed {
+        package var tree: JSONValue
+        /// The 1-based line and column where the value at each JSON pointer (as tokens) starts; a pointer that names
+        /// nothing is absent. Asked once, with every pointer a load's findings name.
+        package var positions: (Set<[String]>) -> [[String]: (line: Int, column: Int)]
 
-    package init(parse: @escaping @Sendable ([UInt8]) throws -> JSONValue,
-                 position: @escaping @Sendable ([UInt8], JSONValue, [String]) -> (line: Int, column: Int)?) {
-        self.parse = parse
-        self.position = position
+        package init(tree: JSONValue, positions: @escaping (Set<[String]>) -> [[String]: (line: Int, column: Int)]) {
+            self.tree = tree
+            self.positions = positions
+        }
     }
 
-    /// JSON, by UnderstudyJSON's parser.
-    package static let json = DocumentReader(parse: { try JSONParser.parse($0) }, position: { bytes, tree, pointer in
-        // A token is an index where the tree has an array, a key where it has an object (`200` is a key there).
-        var components: [JSONPathComponent] = []
-        var current: JSONValue? = tree
-        for token in pointer {
-            if case .array? = current, let index = Int(token) { components.append(.index(index)) } else { components.append(.key(token)) }
-            current = current.flatMap { JSONPointer.value(at: [token], in: $0) }
+    /// The tree of a file's bytes and its positions, or an error with its line and column in its description.
+    package var parse: @Sendable ([UInt8]) throws -> Parsed
+
+    package init(parse: @escaping @Sendable ([UInt8]) throws -> Parsed) {
+        self.parse = parse
+    }
+
+    /// JSON, by UnderstudyJSON's parser (positions found in one more read of the text, when asked).
+    package static let json = DocumentReader { bytes in
+        let tree = try JSONParser.parse(bytes)
+        return Parsed(tree: tree) { pointers in jsonPositions(of: pointers, in: bytes, tree: tree) }
+    }
+
+    private static func jsonPositions(of pointers: Set<[String]>, in bytes: [UInt8], tree: JSONValue)
+        -> [[String]: (line: Int, column: Int)] {
+        var paths: [[JSONPathComponent]: [String]] = [:]
+        for pointer in pointers {
+            // A token is an index where the tree has an array, a key where it has an object (`200` is a key there).
+            var components: [JSONPathComponent] = []
+            var current: JSONValue? = tree
+            for token in pointer {
+                if case .array? = current, let index = Int(token) { components.append(.index(index)) } else { components.append(.key(token)) }
+                current = current.flatMap { JSONPointer.member(token, of: $0) }
+            }
+            paths[components] = pointer
         }
-        return JSONParser.position(of: components, in: bytes)
-    })
+        var found: [[String]: (line: Int, column: Int)] = [:]
+        for (path, place) in JSONParser.positions(of: Set(paths.keys), in: bytes) {
+            if let pointer = paths[path] { found[pointer] = place }
+        }
+        return found
+    }
 }
 
 /// The readers a loader has, by file: `.json` files are JSON, `.yaml` and `.yml` YAML, and anything else YAML when a

@@ -226,10 +226,7 @@ struct GenerationRun {
 
     /// The name a schema has under `components/schemas`, which a discriminator without a mapping uses.
     private func schemaName(_ node: SchemaNode) -> String? {
-        guard let range = node.location.firstRange(of: "#/components/schemas/") else { return nil }
-        let target = node
-        let name = target.location[range.upperBound...]
-        return name.contains("/") ? nil : String(name)
+        node.location.componentName
     }
 
     /// A word of seeded filler.

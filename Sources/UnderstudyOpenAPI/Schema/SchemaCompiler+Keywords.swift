@@ -23,7 +23,7 @@ extension SchemaCompiler {
         // A subschema is read from its parent's value, not found again from the document's root.
         func sub(_ tokens: String...) -> Int {
             var value: JSONValue? = .object(object)
-            for token in tokens { value = value.flatMap { JSONPointer.value(at: [token], in: $0) } }
+            for token in tokens { value = value.flatMap { JSONPointer.member(token, of: $0) } }
             return compile(SchemaLocation(document: location.document, pointer: location.pointer + tokens), base: base,
                            resource: resource, dialect: dialect, value: value)
         }
@@ -68,7 +68,16 @@ extension SchemaCompiler {
     /// Where a reference leads: a resource's `$id`, a document (fetched the first time), a JSON pointer into
     /// either, or an anchor.
     func resolve(_ reference: String, base: String, dialect: SchemaDialect) -> SchemaLocation? {
-        let (uri, fragment) = URIReference.split(URIReference.resolve(reference, against: base))
+        // A document names the same few hundred schemas thousands of times: a reference found once is found again.
+        let key = ResolvedKey(reference: reference, base: base, dialect: dialect)
+        if let known = resolved[key] { return known }
+        let found = resolveAfresh(reference, base: base, dialect: dialect)
+        if let found { resolved[key] = found }
+        return found
+    }
+
+    private func resolveAfresh(_ reference: String, base: String, dialect: SchemaDialect) -> SchemaLocation? {
+        let (uri, fragment) = URIReference.split(registry.resolve(reference, against: base))
         let root: SchemaLocation
         if let resource = registry.resources[uri] {
             root = resource
@@ -268,8 +277,8 @@ extension SchemaCompiler {
                     // A mapping value is a reference, or a schema's name under components/schemas.
                     let target = reference.contains("/") || reference.contains("#") ? reference : "#/components/schemas/" + reference
                     var scratch = SchemaNode()
-                    if let index = self.reference(target, base: URIReference.split(node.location).base, dialect: dialect,
-                                                  at: SchemaLocation(document: URIReference.split(node.location).base),
+                    if let index = self.reference(target, base: node.location.document, dialect: dialect,
+                                                  at: SchemaLocation(document: node.location.document),
                                                   into: &scratch) {
                         mapping.append((entry.key, index))
                     }

@@ -23,6 +23,15 @@ package final class SchemaCompiler {
     var withoutValidation: Set<String> = []
     /// The default dialect of schemas that do not declare one (`$schema`).
     private let dialect: SchemaDialect
+    /// References resolved so far, to where they lead.
+    var resolved: [ResolvedKey: SchemaLocation] = [:]
+
+    /// A reference as written, where it was written.
+    struct ResolvedKey: Hashable {
+        var reference: String
+        var base: String
+        var dialect: SchemaDialect
+    }
 
     package init(registry: SchemaRegistry, dialect: SchemaDialect) {
         self.registry = registry
@@ -57,7 +66,10 @@ package final class SchemaCompiler {
     private func context(of location: SchemaLocation) -> (base: String, resource: String, dialect: SchemaDialect) {
         var base = location.document
         var dialect = self.dialect
-        guard var current = registry.document(location.document) else { return (base, base, dialect) }
+        guard var current = registry.document(location.document), !registry.isPlain(location.document) else {
+            return (base, base, dialect)
+        }
+        var prefix = SchemaLocation(document: location.document)
         for token in location.pointer {
             if case .object(let object) = current {
                 if let declared = object["$schema"]?.stringValue, let named = SchemaDialect.named(declared) { dialect = named }
@@ -65,8 +77,9 @@ package final class SchemaCompiler {
                     base = URIReference.split(URIReference.resolve(id, against: base)).base
                 }
             }
-            guard let next = JSONPointer.value(at: [token], in: current) else { break }
+            guard let next = registry.member(token, of: current, at: prefix) else { break }
             current = next
+            prefix.pointer.append(token)
         }
         return (base, base, dialect)
     }
@@ -87,7 +100,7 @@ package final class SchemaCompiler {
         byLocation[location] = index
         nodes.append(SchemaNode())
         var node = SchemaNode()
-        node.location = location.description
+        node.location = location
         node.dialect = dialect
         node.resource = resource
         switch given ?? registry.value(at: location) {

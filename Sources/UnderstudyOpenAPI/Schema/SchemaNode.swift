@@ -5,8 +5,8 @@ import UnderstudyJSON
 package struct SchemaNode: Sendable {
     /// `true` or `false` as a whole schema; nil for an object schema.
     var boolean: Bool?
-    /// Where it is, for messages: the document and the JSON pointer.
-    var location = ""
+    /// Where it is, for messages: the document and the JSON pointer (written out only when a message needs it).
+    var location = SchemaLocation(document: "")
     /// The URI of the schema resource it belongs to (its `$dynamicRef`s look for anchors from here outwards).
     var resource = ""
     var dialect = SchemaDialect.draft2020

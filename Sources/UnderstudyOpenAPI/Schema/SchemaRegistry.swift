@@ -15,6 +15,18 @@ package struct SchemaLocation: Hashable, Sendable, CustomStringConvertible {
         SchemaLocation(document: document, pointer: pointer + tokens)
     }
 
+    /// Hashes the pointer and the document's length only: a graph's locations are mostly in one or a few documents
+    /// with long file URIs, hashed thousands of times at load; equal locations still hash equal.
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(document.utf8.count)
+        hasher.combine(pointer)
+    }
+
+    /// The name of a schema directly under `components/schemas`, which a discriminator without a mapping uses.
+    package var componentName: String? {
+        pointer.count == 3 && pointer[0] == "components" && pointer[1] == "schemas" ? pointer[2] : nil
+    }
+
     /// `document#/json/pointer`.
     package var description: String { document + "#" + JSONPointer.text(pointer) }
 }
@@ -34,6 +46,9 @@ package final class SchemaRegistry {
     private(set) var dynamicAnchors: Set<String> = []
     /// Locations already indexed, so a document reached twice is walked once.
     private var indexed: Set<SchemaLocation> = []
+    private var resolvedURIs: [ResolvedURIKey: String] = [:]
+    /// Documents without identifiers, anchors or dialects of their own (`isPlain`).
+    private var plain: Set<String> = []
     /// Large objects' members by name, built the first time a pointer goes through one.
     private var tables: [SchemaLocation: [String: JSONValue]] = [:]
 
@@ -41,9 +56,26 @@ package final class SchemaRegistry {
         self.fetch = fetch
     }
 
+    /// `reference` resolved against `base` (RFC 3986): remembered, as a spec's files name the same few files from
+    /// the same places thousands of times (DigitalOcean's `../../shared/...`).
+    func resolve(_ reference: String, against base: String) -> String {
+        let key = ResolvedURIKey(reference: reference, base: base)
+        if let known = resolvedURIs[key] { return known }
+        let resolved = URIReference.resolve(reference, against: base)
+        resolvedURIs[key] = resolved
+        return resolved
+    }
+
+    private struct ResolvedURIKey: Hashable {
+        var reference: String
+        var base: String
+    }
+
     /// Registers a document under `uri`.
     package func add(_ document: JSONValue, uri: String) {
-        documents[URIReference.split(uri).base] = document
+        let base = URIReference.split(uri).base
+        documents[base] = document
+        notePlain(document, uri: base)
     }
 
     /// The document at `uri` (no fragment), fetched the first time.
@@ -51,7 +83,34 @@ package final class SchemaRegistry {
         if let known = documents[uri] { return known }
         guard let fetched = fetch(uri) else { return nil }
         documents[uri] = fetched
+        notePlain(fetched, uri: uri)
         return fetched
+    }
+
+    /// Whether the document at `uri` has no `$id`, `$schema`, `$anchor` or `$dynamicAnchor` anywhere: then every
+    /// schema in it has the document's base URI and the default dialect, and indexing it finds nothing.
+    func isPlain(_ uri: String) -> Bool { plain.contains(uri) }
+
+    private func notePlain(_ document: JSONValue, uri: String) {
+        var stack = [document]
+        while let value = stack.popLast() {
+            switch value {
+            case .object(let object):
+                for entry in object.entries {
+                    if entry.key.utf8.first == UInt8(ascii: "$"),
+                       ["$id", "$schema", "$anchor", "$dynamicAnchor"].contains(entry.key) {
+                        plain.remove(uri)
+                        return
+                    }
+                    stack.append(entry.value)
+                }
+            case .array(let items):
+                stack.append(contentsOf: items)
+            default:
+                break
+            }
+        }
+        plain.insert(uri)
     }
 
     /// The value at a location.
@@ -59,19 +118,18 @@ package final class SchemaRegistry {
         guard var current = document(location.document) else { return nil }
         var prefix = SchemaLocation(document: location.document)
         for token in location.pointer {
-            if case .object(let object) = current, object.entries.count > 16 {
-                // A large object (components/schemas holds hundreds) is looked into by a table built once, not by
-                // a scan per reference.
-                let table = members(of: object, at: prefix)
-                guard let next = table[token] else { return nil }
-                current = next
-            } else {
-                guard let next = JSONPointer.value(at: [token], in: current) else { return nil }
-                current = next
-            }
+            guard let next = member(token, of: current, at: prefix) else { return nil }
+            current = next
             prefix.pointer.append(token)
         }
         return current
+    }
+
+    /// The member `token` of `value`, which is at `location`: a large object (components/schemas holds hundreds) is
+    /// looked into by a table built once, not by a scan per reference.
+    func member(_ token: String, of value: JSONValue, at location: SchemaLocation) -> JSONValue? {
+        if case .object(let object) = value, object.entries.count > 16 { return members(of: object, at: location)[token] }
+        return JSONPointer.member(token, of: value)
     }
 
     /// The members of the large object at `location`, by name (the last of a repeated name, as `JSONObject` reads).
@@ -86,7 +144,7 @@ package final class SchemaRegistry {
 
     /// Records the `$id`s and anchors of the schema at `location` and of its subschemas, whose base URI is `base`.
     func index(_ location: SchemaLocation, base: String, dialect: SchemaDialect) {
-        guard !indexed.contains(location), let schema = value(at: location) else { return }
+        guard !plain.contains(location.document), !indexed.contains(location), let schema = value(at: location) else { return }
         indexed.insert(location)
         guard case .object(let object) = schema else { return }
         var base = base

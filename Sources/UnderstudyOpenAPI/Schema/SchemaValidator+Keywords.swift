@@ -287,7 +287,7 @@ extension SchemaEvaluation {
             let target = resolvedReference(mapped.schema)
             return branches.first { resolvedReference($0) == target } ?? mapped.schema
         }
-        return branches.first { graph.nodes[resolvedReference($0)].location.hasSuffix("/components/schemas/" + name) }
+        return branches.first { graph.nodes[resolvedReference($0)].location.componentName == name }
     }
 
     /// The node a chain of references with nothing beside them leads to.

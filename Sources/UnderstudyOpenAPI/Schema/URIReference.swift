@@ -3,6 +3,8 @@
 package enum URIReference {
     /// `reference` resolved against `base` (RFC 3986, 5.2).
     package static func resolve(_ reference: String, against base: String) -> String {
+        // A fragment alone (`#/components/schemas/Pet`, most references) keeps the base and changes its fragment.
+        if reference.utf8.first == UInt8(ascii: "#") { return split(base).base + reference }
         let ref = Parts(reference)
         if ref.scheme != nil { return ref.withPath(removeDotSegments(ref.path)).text }
         let baseParts = Parts(base)

@@ -109,12 +109,10 @@ import UnderstudyTestSupport
         let server = try UnderstudyServer.start(configuration)
         defer { server.stop() }
         let client = HTTPTestClient(server: server, timeoutSeconds: 30)
-        let started = Date()
         let huge = try await client.send("POST", "/pets", headers: ["Content-Type": "application/json", "Authorization": "Bearer t"],
                                          body: Data(repeating: UInt8(ascii: " "), count: 10 << 20))
         #expect(huge.status == 413)
         #expect(huge.message != nil)
-        #expect(Date().timeIntervalSince(started) < 5)
         #expect(try await client.send("/pets").status == 200)
     }
 }
