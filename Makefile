@@ -13,7 +13,7 @@ endif
 # less resident memory than loading them as shared libraries (BENCHMARKS.md). Apple platforms have no static stdlib.
 STATIC_STDLIB := $(if $(filter Linux,$(shell uname -s)),--static-swift-stdlib,)
 
-.PHONY: all deps build build-tests server release run test check unit snippets contract contract-smoke browser docs sanitize sanitize-thread fuzz stress bench bench-instructions release-dynamic bench-tools fixtures clean
+.PHONY: all deps build build-tests server release run test check unit snippets contract contract-smoke spec-conformance spec-conformance-smoke browser docs sanitize sanitize-thread fuzz stress bench bench-instructions release-dynamic bench-tools fixtures clean
 
 all: build
 
@@ -31,8 +31,9 @@ run: release
 
 # Every test: the Swift suites (unit, loopback, contract replay, integration, the documentation's snippets) and the
 # documentation's shell blocks, then the contract check of a live server (spec validation, golden cases, a seeded
-# smoke of each schemathesis pass), then the browser check. A contributor's loop: about 3 minutes on a warm build.
-test: unit contract-smoke browser
+# smoke of each schemathesis pass), a smoke of serving the public OpenAPI documents, then the browser check. A
+# contributor's loop: about 4 minutes on a warm build.
+test: unit contract-smoke spec-conformance-smoke browser
 
 # Everything CI runs (.ci/run): `make test` with the full schemathesis passes instead of their smoke, then the
 # documentation, the suite under AddressSanitizer and ThreadSanitizer, and a short fuzzing run per target, seeded
@@ -40,7 +41,7 @@ test: unit contract-smoke browser
 # where new finds come from).
 check: FUZZ_SECONDS = 10
 check: FUZZ_SEED = 1
-check: unit contract browser docs sanitize sanitize-thread fuzz
+check: unit contract spec-conformance browser docs sanitize sanitize-thread fuzz
 
 # The debug build with the test targets, and the debug server alone; a target that needs either names it, so one
 # `make` runs each at most once (even warm, a `swift build` costs about a second).
@@ -98,6 +99,16 @@ contract: server
 
 contract-smoke: server
 	CONTRACT_SMOKE=1 CONTRACT_FAULT_PASS=1 scripts/contract.sh
+
+# `understudy --spec` against the public OpenAPI documents in ../shared/conformance/openapi (scripts/spec-conformance.sh):
+# schemathesis's valid and invalid requests, then every generated response checked by openapi-schema-validator.
+# The smoke (make test): the OAI examples, 5 examples an operation, about 30 s; the full run (make check): every
+# document (OpenAI's, Asana's, Spotify's, DigitalOcean's too), 50 examples an operation.
+spec-conformance: server
+	scripts/spec-conformance.sh
+
+spec-conformance-smoke: server
+	SPEC_SMOKE=1 scripts/spec-conformance.sh
 
 # A hostile page in headless Chromium (Debian's chromium and chromium-driver, installed when missing) tries to steer a
 # live understudy and must fail; a page on the server's own origin must succeed (Tests/Browser/hostile_page.py).

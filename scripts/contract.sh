@@ -121,11 +121,7 @@ schemathesis_pass() {
 }
 
 step "venv ($VENV) with scripts/contract-requirements.txt"
-if [ ! -x "$VENV/bin/python" ]; then
-    python3 -m venv "$VENV" || { echo "cannot create $VENV"; exit 1; }
-fi
-timeout 600 "$VENV/bin/pip" install --quiet --disable-pip-version-check -r scripts/contract-requirements.txt \
-    || { echo "cannot install scripts/contract-requirements.txt into $VENV"; exit 1; }
+scripts/venv.sh || exit 1
 "$VENV/bin/schemathesis" --version
 
 step "scripts/check_workflows.py (the workflows parse, their run steps are shellcheck-clean)"

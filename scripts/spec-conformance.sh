@@ -37,7 +37,7 @@ else
     DOCUMENTS=${SPEC_DOCUMENTS:-$SMALL $LARGE}
 fi
 [ -d "$OPENAPI" ] || { echo "spec-conformance: no $OPENAPI (the shared test data beside the repository)" >&2; exit 1; }
-[ -x "$VENV/bin/schemathesis" ] || { echo "spec-conformance: no $VENV (scripts/contract.sh makes it)" >&2; exit 1; }
+scripts/venv.sh || exit 1
 
 WORK=$(mktemp -d)
 SERVER=

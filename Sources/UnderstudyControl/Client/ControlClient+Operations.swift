@@ -148,7 +148,7 @@ extension ControlClient {
     }
 
     /// An id as one path segment: `/`, `?`, `%` and spaces are percent-encoded.
-    private func segment(_ id: String) -> String {
+    func segment(_ id: String) -> String {
         var allowed = CharacterSet.urlPathAllowed
         allowed.remove(charactersIn: "/?%")
         return id.addingPercentEncoding(withAllowedCharacters: allowed) ?? id

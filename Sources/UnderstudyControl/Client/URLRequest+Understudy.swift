@@ -27,4 +27,14 @@ extension URLRequest {
         get { value(forHTTPHeaderField: UnderstudyHeader.session) }
         set { setValue(newValue, forHTTPHeaderField: UnderstudyHeader.session) }
     }
+
+    /// Which response a served OpenAPI document answers this request with, carried in `Prefer`; nil removes it.
+    ///
+    /// ```swift
+    /// request.specPreference = .code(422)
+    /// ```
+    public var specPreference: SpecPreference? {
+        get { value(forHTTPHeaderField: "Prefer").flatMap(SpecPreference.init(headerValue:)) }
+        set { setValue(newValue.flatMap { $0.headerValue.isEmpty ? nil : $0.headerValue }, forHTTPHeaderField: "Prefer") }
+    }
 }
