@@ -131,7 +131,7 @@ let package = Package(
         // served with no server.
         .target(
             name: "UnderstudyTesting",
-            dependencies: ["UnderstudyClient", "UnderstudyJSON", "UnderstudyLocking", "UnderstudyRecording"],
+            dependencies: ["UnderstudyClient", "UnderstudyJSON", "UnderstudyLocking", "UnderstudyOpenAPI", "UnderstudyRecording"],
             resources: [.copy("Resources/contracts")],
             swiftSettings: strictSettings
         ),
