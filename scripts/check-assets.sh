@@ -71,6 +71,14 @@ else
     done
     echo "check-assets: the served module control-room.js is the parts of $ORDER joined; its line $line is ${at:-unknown}" >&2
   fi
+  # An id given twice in the page: getElementById finds the first, so a panel's script would drive another's element.
+  duplicates=$(grep -o ' id="[^"]*"' "$ASSETS/control-room.html" | sort | uniq -d | tr -d ' ' || true)
+  if [ -n "$duplicates" ]; then
+    echo "check-assets: control-room.html gives these ids to more than one element: $(echo $duplicates)" >&2
+    failed=$((failed + 1))
+  else
+    passed=$((passed + 1))
+  fi
   # A part left out of the list would be compiled into the binary and never served.
   for file in "$ASSETS"/script-*.js; do
     if ! grep -qx "${file##*/}" <<<"$parts"; then

@@ -9,7 +9,9 @@ offline with its countdown (and connections really refused), a shipped scenario,
 by reconnecting with Last-Event-ID, rows that expand into journal entries, filters, labels on every control, and a
 second server with `--admin-token` whose page and feed refuse to work until the token is entered. Then a server with
 `--upstream` (a third Understudy) whose Recording panel starts recording, lists the route, shows the upstream's status
-in the traffic, stops and snapshots, and a server replaying that recording whose panel lists its routes and a miss.
+in the traffic, stops and snapshots, and a server replaying that recording whose panel lists its routes and a miss,
+and a server serving an OpenAPI document (`--spec`) whose Your API panel forces a status and an example on an
+operation and clears it.
 Last, the browser's console must hold no error, apart from the failed loads that the faults cause on purpose (a 503
 is logged by Chromium as a failed resource).
 
@@ -409,9 +411,58 @@ def main():
             finally:
                 replay.stop()
 
+        def spec_panel():
+            path = os.path.join(directory, "pets.json")
+            with open(path, "w") as out:
+                json.dump({"openapi": "3.1.0", "info": {"title": "Pets", "version": "1"}, "paths": {"/pets/{id}": {"get": {
+                    "operationId": "getPet", "summary": "One pet", "parameters": [
+                        {"name": "id", "in": "path", "required": True, "schema": {"type": "integer"}}],
+                    "responses": {
+                        "200": {"description": "found", "content": {"application/json": {"examples": {
+                            "rex": {"value": {"id": 1, "name": "Rex"}}, "tom": {"value": {"id": 1, "name": "Tom"}}}}}},
+                        "5XX": {"description": "down", "content": {"application/json": {"example": {"message": "down"}}}}}}}}},
+                          out)
+            spec = Server(args.server_bin, "--spec", path)
+            try:
+                served = Room(driver, spec)
+                served.open()
+                served.wait_text("feed-status", r"^live$")
+                served.wait(lambda: served.el("openapi").is_displayed(), "the Your API panel")
+                served.wait_text("openapi-title", r"^Pets \(OpenAPI 3\.1\.0, 1 operations\)$")
+                expect(not served.el("recording").is_displayed(), "no Recording panel with a document")
+                item = driver.find_element(By.CSS_SELECTOR, '#openapi-operations li[data-operation="getPet"]')
+                expect("GET /pets/{id}" in item.text and "One pet" in item.text, item.text)
+                selects = item.find_elements(By.TAG_NAME, "select")
+                Select(selects[0]).select_by_value("500")
+                item.find_element(By.XPATH, ".//button[text()='Force']").click()
+                served.wait_text("openapi-result", r"^getPet: forced status 500$")
+                expect(spec.admin("GET", "/spec")[1]["operations"][0]["preference"]["code"] == 500, "forced on the server")
+                try:
+                    urllib.request.urlopen(spec.url + "/pets/1", timeout=5).read()
+                    expect(False, "a forced 500 answered 2xx")
+                except urllib.error.HTTPError as error:
+                    expect(error.code == 500 and b"down" in error.read(), "the forced 500: %r" % error)
+                item = driver.find_element(By.CSS_SELECTOR, '#openapi-operations li[data-operation="getPet"]')
+                item.find_element(By.XPATH, ".//button[text()='Clear']").click()
+                served.wait_text("openapi-result", r"^getPet: as documented$")
+                item = driver.find_element(By.CSS_SELECTOR, '#openapi-operations li[data-operation="getPet"]')
+                Select(item.find_elements(By.TAG_NAME, "select")[1]).select_by_value("tom")
+                item.find_element(By.XPATH, ".//button[text()='Force']").click()
+                served.wait_text("openapi-result", r"^getPet: forced example tom$")
+                with urllib.request.urlopen(spec.url + "/pets/1", timeout=5) as reply:
+                    expect(b"Tom" in reply.read(), "the forced example")
+                served.el("openapi-reset").click()
+                served.wait_text("openapi-result", r"^Stored data cleared")
+                served.drain_console()
+                errors = [entry for entry in served.console if entry["level"] == "SEVERE"]
+                expect(errors == [], "console errors: %r" % errors)
+            finally:
+                spec.stop()
+
         try:
             checks.run("--upstream: the Recording panel starts, lists the route, shows the upstream, stops", recording_panel)
             checks.run("--replay: the panel lists the replayed routes and the misses", replay_panel)
+            checks.run("--spec: the Your API panel forces a status and an example on an operation, then clears", spec_panel)
         finally:
             proxy.stop()
             upstream.stop()

@@ -39,6 +39,7 @@ import UnderstudyTestSupport
     @Test func theDocumentIsListedAndAnOperationAnswersAsPreferred() async throws {
         try await withSpec { server in
             let control = server.control
+            #expect(try await control.health().servesSpec)
             let document = try await control.specDocument()
             #expect(document.title == "Pets")
             let getPet = try #require(document.operations.first { $0.id == "getPet" })
@@ -69,6 +70,8 @@ import UnderstudyTestSupport
             }
         }
         try await ServerProcess.with { server in
+            let health = try await server.control.health()
+            #expect(!health.servesSpec)
             await #expect { try await server.control.specDocument() } throws: { ($0 as? ControlError)?.kind == .conflict }
         }
     }

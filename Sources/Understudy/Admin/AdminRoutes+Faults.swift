@@ -11,8 +11,10 @@ extension AdminRoutes {
             .init(key: "requests", value: .number(JSONNumber(journal.count))),
             .init(key: "offline", value: .bool(transport.isOffline)),
             .init(key: "heldConnections", value: .number(JSONNumber(transport.heldReplies))),
-            // Only with HTTPS, so a plain server's reply keeps its bytes; the control room shows TLS faults then.
-        ] + (transport.tlsFaults == nil ? [] : [.init(key: "https", value: .bool(true))]))))
+            // Only with HTTPS, or a document (`--spec`), so other servers' replies keep their bytes; the control
+            // room shows its TLS faults and document panels then.
+        ] + (transport.tlsFaults == nil ? [] : [.init(key: "https", value: .bool(true))])
+          + (spec == nil ? [] : [.init(key: "spec", value: .bool(true))]))))
     }
 
     func addRule(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {

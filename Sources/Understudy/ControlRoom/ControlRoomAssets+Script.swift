@@ -19,6 +19,8 @@ extension ControlRoomAssets {
         PackageResources.script_recording_js,
         // The TLS faults panel (when the server serves HTTPS): queue, clear, and the handshakes presented.
         PackageResources.script_tls_js,
+        // The document panel (when the server serves one, --spec): its operations, a status or example forced on one.
+        PackageResources.script_spec_js,
         // The demo client: a paged list, login and /auth/me with retries and backoff, and the price ticker.
         PackageResources.script_demo_client_js,
         // Stage settings (type size, theme) and start-up.

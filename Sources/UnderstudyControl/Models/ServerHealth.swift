@@ -17,6 +17,11 @@ public struct ServerHealth: Sendable, Hashable, Decodable {
     /// Whether it serves HTTPS (`--tls`, `--tls-port`), where TLS faults can be queued.
     public var servesHTTPS: Bool { https == true }
 
+    /// Whether it serves an OpenAPI document (`--spec`), whose operations ``ControlClient/specDocument()`` lists.
+    public var servesSpec: Bool { spec == true }
+
     /// Sent only by a server serving HTTPS.
     private let https: Bool?
+    /// Sent only by a server serving a document.
+    private let spec: Bool?
 }

@@ -72,6 +72,7 @@ import UnderstudyTestSupport
 
     @Test func theAdminAPIListsOperationsAndForcesAnAnswer() async throws {
         defer { server.stop() }
+        #expect(try await client.send("/__understudy/health").text.hasSuffix(",\"spec\":true}"))
         let listed = try await client.send("/__understudy/spec")
         #expect(listed.status == 200)
         #expect(listed.text.contains("\"id\":\"getPet\""))

@@ -78,6 +78,7 @@ function onFeedEvent(event) {
       renderRules();
       refreshRecording();
       refreshTLSFaults();
+      refreshSpec();
       break;
     case "request":
       state.lastId = Math.max(state.lastId, Number(event.id) || data.id);
