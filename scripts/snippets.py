@@ -15,7 +15,10 @@
   --server-bin on a free port, as on a fresh `make run` (the blocks' 127.0.0.1:8080 and localhost:8080 are
   rewritten to it). It fails on a non-zero exit status; curl gets `--fail-with-body`, so an HTTP error fails it
   too, unless the block is preceded by `<!-- snippet: http-errors -->` (it shows faults on purpose). A block preceded by
-  `<!-- snippet: skip -->` is not run (`make run`, a package manager, a server that runs until stopped).
+  `<!-- snippet: skip -->` is not run (`make run`, a package manager, a server that runs until stopped). A block
+  preceded by `<!-- snippet: spec -->` runs from the repository against a server serving
+  fixtures/openapi/petstore.yaml (`--spec`), with `understudy` on its PATH; as under `http-errors`, an HTTP
+  error status does not fail it (the guide shows 401, 404, 422 and 503 on purpose).
 
 Exits 1, naming file and line, when a block fails.
 """
@@ -125,10 +128,15 @@ def check_manifest(body):
     return problems
 
 
+# The document a block preceded by `<!-- snippet: spec -->` is served from (the guide's example).
+SPEC_DOCUMENT = os.path.join(ROOT, "fixtures", "openapi", "petstore.yaml")
+
+
 class Server:
-    def __init__(self, binary, work):
+    def __init__(self, binary, work, arguments=()):
+        self.binary = binary
         self.out = open(os.path.join(work, "server.out"), "w+")
-        self.process = subprocess.Popen([binary, "--port", "0", "--quiet"], stdout=self.out,
+        self.process = subprocess.Popen([binary, "--port", "0", "--quiet", *arguments], stdout=self.out,
                                         stderr=subprocess.STDOUT)
         deadline = time.time() + 60
         self.url = None
@@ -159,14 +167,17 @@ def run_shell(body, marker, server, work):
     home = tempfile.mkdtemp(dir=work)
     with open(os.path.join(home, ".curlrc"), "w") as f:
         f.write("silent\nshow-error\nmax-time = 30\n")
-        if marker != "http-errors":
+        if marker not in ("http-errors", "spec"):
             f.write("fail-with-body\n")
     script = "\n".join(body)
     host = server.url[len("http://"):]
     script = script.replace("127.0.0.1:8080", host).replace("localhost:8080", host)
     env = dict(os.environ, HOME=home)
+    if marker == "spec":
+        # The block works from the repository (fixtures/openapi/petstore.yaml) with `understudy` on its PATH.
+        env["PATH"] = os.path.dirname(os.path.abspath(server.binary)) + os.pathsep + env.get("PATH", "")
     try:
-        result = subprocess.run(["bash", "-euo", "pipefail", "-c", script], cwd=home, env=env,
+        result = subprocess.run(["bash", "-euo", "pipefail", "-c", script], cwd=ROOT if marker == "spec" else home, env=env,
                                 capture_output=True, text=True, timeout=120)
     except subprocess.TimeoutExpired:
         return "did not finish in 120 s"
@@ -219,7 +230,8 @@ def main():
         try:
             for where, marker, body in shell_blocks:
                 shell += 1
-                server = Server(args.server_bin, tempfile.mkdtemp(dir=work))
+                server = Server(args.server_bin, tempfile.mkdtemp(dir=work),
+                                ["--spec", SPEC_DOCUMENT] if marker == "spec" else [])
                 try:
                     problem = run_shell(body, marker, server, work)
                 finally:

@@ -55,6 +55,16 @@ extension Pipeline {
         }
         if let status = spec.status {
             plan.response = FaultedResponses.status(status, spec: spec, nowSeconds: clock())
+            // A document's route answers with the document's own response for the status (its body and headers, the
+            // fault's Retry-After and rate-limit counters over them), so a client generated from it can read it.
+            if spec.message == nil, status != 204,
+               var documented = responder.documentedReply(status: status, for: incoming, seed: outcome.payloadSeed) {
+                for field in plan.response.headers.fields where !field.name.caseInsensitiveEquals("Content-Type") {
+                    documented.headers.remove(field.name)
+                    documented.headers.add(field.name, field.value)
+                }
+                plan.response = documented
+            }
         } else if spec.expireToken, incoming.headers["Authorization"] != nil || incoming.cookie("accessToken") != nil {
             plan.response = APIError(401, "Token Expired!").response
             Cookies.clearTokens(secure: incoming.isSecure, in: &plan.response.headers)

@@ -30,6 +30,10 @@ protocol Responder: AnyObject {
     /// The answer to `request`, with the fault decided for it (nil: none) and the seed its random picks draw from.
     func respond(to request: HTTPRequest, as kind: RequestKind, fault: FaultSpec?, seed: UInt64) -> Answer
 
+    /// The reply its API documents for an error `status` on `request` (a served document's own response for it), which
+    /// a status fault without a `message` answers with in place of DummyJSON's `{"message": …}`; nil: the fault's own.
+    func documentedReply(status: Int, for request: HTTPRequest, seed: UInt64) -> HTTPResponse?
+
     /// The delivery of a plan whose answer this responder made and that outlives one write (`ReplyPlan.Delivery`'s
     /// `.stream`, `.feed` or `.proxy`); nil for any other.
     func delivery(for plan: ReplyPlan, clientAddress: @autoclosure () -> String?) -> (any Delivery)?
@@ -41,6 +45,7 @@ extension Responder {
     var sendsRateLimitWindow: Bool { true }
     func groundwork(for request: HTTPRequest) -> Groundwork? { nil }
     func kind(of request: HTTPRequest) -> RequestKind { .body }
+    func documentedReply(status: Int, for request: HTTPRequest, seed: UInt64) -> HTTPResponse? { nil }
     func delivery(for plan: ReplyPlan, clientAddress: @autoclosure () -> String?) -> (any Delivery)? { nil }
 }
 

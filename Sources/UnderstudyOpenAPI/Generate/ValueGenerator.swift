@@ -207,7 +207,9 @@ struct GenerationRun {
                 ?? (object[discriminator.propertyName] == nil ? schemaName(graph.nodes[target]) : nil)
             if let mapped {
                 object[discriminator.propertyName] = .string(mapped)
-                made = .object(object)
+                // A name the branch itself refuses (Spotify's `type: track` on TrackObject, without a mapping) is
+                // not set: the branch's own value stands, and the name is left to whoever reads it.
+                if generator.isValid(.object(object), against: chosen) { made = .object(object) }
             }
         }
         return made

@@ -81,6 +81,21 @@ package final class MockEngine: Sendable {
         return answer
     }
 
+    /// The document's own response for `status` on the operation `request` reaches (that code, its range, or
+    /// `default`), built as a `Prefer: code=` would build it but without checking the request or touching state: what
+    /// a status fault answers with on a document's route, so a client generated from the document can read it. Nil
+    /// when no operation matches or it documents nothing for the status.
+    package func documented(status: Int, for request: MockRequest, seed: UInt64 = 1) -> MockResponse? {
+        guard case .operation(let index, _) = router.route(method: request.method, path: request.path) else { return nil }
+        let operation = document.operations[index]
+        guard operation.response(forStatus: status) != nil else { return nil }
+        let context = MockContext(seed: seed, dynamic: options.dynamic, now: Date().timeIntervalSince1970)
+        var builder = ResponseBuilder(document: document, operation: operation, request: request, context: context)
+        builder.ignoresAccept = true
+        let response = builder.response(code: status, example: nil)
+        return response.status == status ? response : nil
+    }
+
     /// A request the document would refuse, answered as Prism does: the operation's own 401, 415, 422 or 400 (or its
     /// `default`, with that status), else a problem+json naming every failure.
     private func invalid(_ request: MockRequest, _ operation: OpenAPIOperation, _ failure: RequestValidator.Failure,

@@ -54,6 +54,22 @@ import UnderstudyTestSupport
         }
     }
 
+    @Test func aStatusFaultAnswersWithTheDocumentsOwnResponse() async throws {
+        defer { server.stop() }
+        // getPet documents its 404: the fault's answer is the document's, so a generated client can decode it.
+        let documented = try await client.send("/pets/1", headers: ["X-Understudy-Fault": "status=404; retry-after=3"])
+        #expect(documented.status == 404)
+        #expect(json(documented)?["message"] as? String == "no such pet")
+        #expect(documented.header("Retry-After") == "3")
+        #expect(documented.header("X-Understudy-Fault-Applied") == "status=404; retry-after=3")
+        // A message of the fault's own, or a status the operation does not document, is the fault's body.
+        let told = try await client.send("/pets/1", headers: ["X-Understudy-Fault": "status=404; message=gone"])
+        #expect(json(told)?["message"] as? String == "gone")
+        let undocumented = try await client.send("/pets/mine", headers: ["X-Understudy-Fault": "status=503"])
+        #expect(undocumented.status == 503)
+        #expect(json(undocumented)?["message"] as? String == "Service Unavailable")
+    }
+
     @Test func sessionsKeepTheirOwnState() async throws {
         defer { server.stop() }
         let created = try await client.json("POST", "/pets", raw: #"{"name":"Fido"}"#,
