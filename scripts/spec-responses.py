@@ -28,7 +28,17 @@ from referencing.jsonschema import DRAFT202012
 def load(path):
     text = pathlib.Path(path).read_text(encoding="utf-8")
     # YAML 1.1's resolver would read `on`, `2024-01-01` and `200:` as other types; the server reads JSON's types.
-    return json.loads(text) if path.endswith(".json") else yaml.load(text, Loader=CoreLoader)
+    return json.loads(text) if path.endswith(".json") else string_keys(yaml.load(text, Loader=CoreLoader))
+
+
+def string_keys(node):
+    """The tree with every mapping key a string, as JSON has them and the server reads them (`200:` is "200")."""
+    if isinstance(node, dict):
+        return {(json.dumps(key) if isinstance(key, bool) or key is None else str(key)): string_keys(value)
+                for key, value in node.items()}
+    if isinstance(node, list):
+        return [string_keys(item) for item in node]
+    return node
 
 
 class CoreLoader(yaml.SafeLoader):
