@@ -88,6 +88,14 @@ for document in $DOCUMENTS; do
         # against their schemas, by openapi-schema-validator below, with oneOf read as JSON Schema reads it.
         */fixed-spotify-open-api.yml) EXCLUDE=ignored_auth,response_schema_conformance; PLAIN=(--plain-discriminators) ;;
     esac
+    NEGATIVE_EXCLUDE=ignored_auth,status_code_conformance,content_type_conformance,response_schema_conformance
+    case $document in
+        # Asana's `opt_fields` (on most of its operations) is an array in a comma-joined query with an enum of items
+        # and no minItems: an invalid [""] and a valid [] are the same `opt_fields=` on the wire, and schemathesis
+        # sends the first expecting a refusal (ST201). The server reads an empty value as the empty array, as
+        # OpenAPI's style examples write one. The other checks of the invalid pass (no 5xx, no crash) still run.
+        */asana_oas.yaml) NEGATIVE_EXCLUDE=$NEGATIVE_EXCLUDE,negative_data_rejection ;;
+    esac
     if ! timeout 1800 "$VENV/bin/schemathesis" --config-file scripts/spec-schemathesis.toml run "$path" --url "$URL" \
             --seed "$SEED" --max-examples "$MAX_EXAMPLES" --workers 1 --mode positive "${AUTH[@]}" \
             --exclude-checks "$EXCLUDE"; then
@@ -95,7 +103,7 @@ for document in $DOCUMENTS; do
     fi
     if ! timeout 1800 "$VENV/bin/schemathesis" --config-file scripts/spec-schemathesis.toml run "$path" --url "$URL" \
             --seed "$SEED" --max-examples "$MAX_EXAMPLES" --workers 1 --mode negative --phases coverage,fuzzing \
-            --exclude-checks ignored_auth,status_code_conformance,content_type_conformance,response_schema_conformance; then
+            --exclude-checks "$NEGATIVE_EXCLUDE"; then
         FAILED+=("$document: schemathesis, invalid requests")
     fi
     stop

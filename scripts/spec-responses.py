@@ -11,6 +11,7 @@ against its schema, references resolved across the document's files. The server 
     scripts/spec-responses.py DOCUMENT URL [--seed N]
 """
 import argparse
+import functools
 import json
 import pathlib
 import sys
@@ -25,7 +26,9 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 
+@functools.lru_cache(maxsize=None)
 def load(path):
+    """The tree of a file, read once (a document's `$ref`s name the same files over and over)."""
     text = pathlib.Path(path).read_text(encoding="utf-8")
     # YAML 1.1's resolver would read `on`, `2024-01-01` and `200:` as other types; the server reads JSON's types.
     return json.loads(text) if path.endswith(".json") else string_keys(yaml.load(text, Loader=CoreLoader))
