@@ -30,7 +30,8 @@ struct CommandLineOptions: Equatable {
                           [--upstream URL [--upstream-timeout S] [--upstream-ca FILE | --upstream-insecure]]
                           [--replay DIR [--replay-ignore-query NAME]...]
                           [--record DIR [--redact-field NAME]... [--no-redact]]
-                          [--spec FILE [--validate on|off] [--stateless] [--dynamic] [--spec-strict-examples]]
+                          [--spec FILE [--validate on|off] [--stateless] [--dynamic] [--spec-strict-examples]
+                                       [--spec-tolerate 3.0-keywords] [--spec-errors] [--spec-mock-missing PATH]...]
                understudy wait [--timeout SECONDS] [URL]   (exits 0 once a server at URL answers)
                understudy tls ca | pin | trust [--tls-dir DIR] [--allow-host NAME]...
                understudy import FILE.har --to DIR        (turns a HAR file into a recording; see import --help)
@@ -85,6 +86,17 @@ struct CommandLineOptions: Equatable {
           --dynamic        answer with seeded data from the schemas rather than the examples
           --spec-strict-examples
                            an example that contradicts its schema stops start-up (a warning otherwise)
+          --spec-tolerate 3.0-keywords
+                           read a 3.1 document's OpenAPI 3.0 nullable: true as 3.0 does
+                           With --upstream URL, --spec FILE holds the upstream to the document instead: every request
+                           and reply is checked, each violation named in X-Understudy-Violations, the journal and
+                           GET /__understudy/violations; an operation the upstream lacks (501, or a 404 it does not
+                           document) is answered from the document (X-Understudy-Mocked: openapi)
+          --spec-errors    with --upstream: refuse what breaks the document (a request 422 before forwarding, a
+                           reply a 502), problem+json naming the violations
+          --spec-mock-missing PATH
+                           with --upstream: answer PATH (a glob, e.g. /v2/orders*) from the document, never
+                           forwarding it (repeatable)
           --grace SECONDS  on SIGTERM/SIGINT, let in-flight replies finish for up to SECONDS (default 5)
           --quiet          do not log one line per request on stderr
           --tls            serve HTTPS instead of http on --port, with a certificate from your local CA (made on

@@ -1,16 +1,20 @@
 import Understudy
 
-/// The flags for serving a team's OpenAPI document (`--spec`).
+/// The flags for serving a team's OpenAPI document (`--spec`), or holding an upstream to it (`--upstream` too).
 struct SpecOptions: Equatable {
     var path: String?
     var validates = true
     var stateless = false
     var dynamic = false
     var strictExamples = false
+    var tolerates30Keywords = false
+    var failsOnViolations = false
+    var mockedPaths: [String] = []
 
-    static let flags: Set<String> = ["--spec", "--validate", "--stateless", "--dynamic", "--spec-strict-examples"]
+    static let flags: Set<String> = ["--spec", "--validate", "--stateless", "--dynamic", "--spec-strict-examples",
+                                     "--spec-tolerate", "--spec-errors", "--spec-mock-missing"]
     /// The flags that take no value.
-    static let switches: Set<String> = ["--stateless", "--dynamic", "--spec-strict-examples"]
+    static let switches: Set<String> = ["--stateless", "--dynamic", "--spec-strict-examples", "--spec-errors"]
 
     typealias UsageError = CommandLineOptions.UsageError
 
@@ -28,6 +32,17 @@ struct SpecOptions: Equatable {
             }
         case "--stateless": stateless = true
         case "--dynamic": dynamic = true
+        case "--spec-tolerate":
+            guard value == "3.0-keywords" else {
+                throw UsageError(message: "--spec-tolerate takes 3.0-keywords (read a 3.1 document's nullable as 3.0 does), not '\(value ?? "")'")
+            }
+            tolerates30Keywords = true
+        case "--spec-errors": failsOnViolations = true
+        case "--spec-mock-missing":
+            guard let value, value.hasPrefix("/") else {
+                throw UsageError(message: "--spec-mock-missing needs a path or glob starting with /, such as /v2/orders*")
+            }
+            mockedPaths.append(value)
         default: strictExamples = true
         }
     }
@@ -36,13 +51,17 @@ struct SpecOptions: Equatable {
     func check(upstream: Bool, replay: Bool) throws(UsageError) {
         guard path != nil else {
             if let flag = [(!validates, "--validate"), (stateless, "--stateless"), (dynamic, "--dynamic"),
-                           (strictExamples, "--spec-strict-examples")].first(where: \.0)?.1 {
+                           (strictExamples, "--spec-strict-examples"), (tolerates30Keywords, "--spec-tolerate"),
+                           (failsOnViolations, "--spec-errors"), (!mockedPaths.isEmpty, "--spec-mock-missing")]
+                .first(where: \.0)?.1 {
                 throw UsageError(message: "\(flag) needs --spec FILE")
             }
             return
         }
-        if replay { throw UsageError(message: "--spec and --replay both answer every request: choose one") }
-        if upstream { throw UsageError(message: "--spec with --upstream (checking a real API against its document) is not served yet: use one of them") }
+        if replay, !upstream { throw UsageError(message: "--spec and --replay both answer every request: choose one (or add --upstream, whose forwarded misses the document checks)") }
+        if !upstream, let flag = [(failsOnViolations, "--spec-errors"), (!mockedPaths.isEmpty, "--spec-mock-missing")].first(where: \.0)?.1 {
+            throw UsageError(message: "\(flag) holds an upstream to the document: it needs --upstream URL too")
+        }
     }
 
     /// The serving options the flags ask for.
@@ -52,6 +71,9 @@ struct SpecOptions: Equatable {
         options.stateful = !stateless
         options.dynamic = dynamic
         options.examplesMustMatch = strictExamples
+        options.tolerates30Keywords = tolerates30Keywords
+        options.failsOnViolations = failsOnViolations
+        options.mockedPaths = mockedPaths
         return options
     }
 }

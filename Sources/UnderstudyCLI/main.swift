@@ -133,7 +133,9 @@ if let secure = server.secureBaseURL, secure != server.baseURL {
     print("HTTPS on \(secure.absoluteString)")
 }
 for line in options.proxy.describe(configuration) { print(line) }
-if let spec = configuration.spec {
+if let spec = configuration.spec, configuration.upstream != nil {
+    print("Checking every exchange against \(spec.title.isEmpty ? spec.path : spec.title) (OpenAPI \(spec.version), \(spec.operationIDs.count) operations) from \(spec.path)\(spec.options.failsOnViolations ? ", refusing what breaks it (--spec-errors)" : ""): X-Understudy-Violations on each reply, GET \(server.baseURL.absoluteString)/__understudy/violations for the report")
+} else if let spec = configuration.spec {
     print("Serving \(spec.title.isEmpty ? spec.path : spec.title) (OpenAPI \(spec.version), \(spec.operationIDs.count) operations) from \(spec.path), seed \(configuration.seed). Try: curl -i \(server.baseURL.absoluteString)/… with a path of the document")
 } else if configuration.replay == nil, configuration.upstream == nil {
     print("Serving \(configuration.catalog.productCount) products and \(configuration.catalog.userCount) users, seed \(configuration.seed). Try: curl \(server.baseURL.absoluteString)/products/1")

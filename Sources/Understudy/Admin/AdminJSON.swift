@@ -52,6 +52,10 @@ enum AdminJSON {
                 .init(key: "ms", value: optionalNumber(upstream.milliseconds)),
                 .init(key: "failure", value: upstream.failure.map(JSONValue.string) ?? .null),
             ]))))
+            // Only an exchange held to a document that broke it says so.
+            if !upstream.violations.isEmpty {
+                members.append(.init(key: "violations", value: .array(upstream.violations.map(\.json))))
+            }
         }
         return .object(JSONObject(members))
     }

@@ -11,6 +11,7 @@ final class AdminResponder: Responder {
     let feed: LiveFeed
     private let recording: RecordingControls
     private let spec: MockEngine?
+    private let contract: ContractWatch?
     private let boundHost: String
     private let allowedHosts: [String]
     /// How much a feed viewer that stopped reading may have waiting before it is dropped.
@@ -21,9 +22,10 @@ final class AdminResponder: Responder {
     private var routes: AdminRoutes?
 
     init(remoteControl: RemoteControlPolicy, faults: FaultController, journal: Journal, feed: LiveFeed,
-         recording: RecordingControls, spec: MockEngine? = nil, boundHost: String, allowedHosts: [String],
-         maximumFeedBacklogBytes: Int) {
+         recording: RecordingControls, spec: MockEngine? = nil, contract: ContractWatch? = nil, boundHost: String,
+         allowedHosts: [String], maximumFeedBacklogBytes: Int) {
         self.spec = spec
+        self.contract = contract
         self.remoteControl = remoteControl
         self.faults = faults
         self.journal = journal
@@ -37,7 +39,8 @@ final class AdminResponder: Responder {
     /// Connects the transport, once it is bound: `ports` are its origins' ports by scheme.
     func attach(_ transport: any TransportControls, ports: [String: Int]) {
         gate = AdminGate(boundHost: boundHost, ports: ports, allowedHosts: allowedHosts)
-        routes = AdminRoutes(faults: faults, journal: journal, transport: transport, recording: recording, spec: spec)
+        routes = AdminRoutes(faults: faults, journal: journal, transport: transport, recording: recording, spec: spec,
+                             contract: contract)
         feed.offlineMillisecondsLeft = { [weak transport] in transport?.offlineMillisecondsLeft ?? 0 }
     }
 

@@ -13,6 +13,14 @@ extension AdminRoutes {
         return spec
     }
 
+    /// The contract check, or a 409 when the server holds no upstream to a document.
+    func watch() throws(APIError) -> ContractWatch {
+        guard let contract else {
+            throw APIError(409, "This server checks no upstream against a document: start it with --upstream URL --spec FILE")
+        }
+        return contract
+    }
+
     func specOperations() throws(APIError) -> HTTPResponse {
         let engine = try mock()
         let forced = engine.forcedPreferences

@@ -35,6 +35,7 @@ extension AdminRoutes {
         row("POST", "/reset") { admin, _ throws(APIError) in
             admin.faults.reset()
             admin.journal.clear()
+            _ = admin.contract?.clear()
             guard let spec = admin.spec else { return .message("Rules, sessions and the journal are cleared", status: 200) }
             spec.reset(session: nil)
             spec.clearForced()
@@ -54,6 +55,8 @@ extension AdminRoutes {
         row("PUT", "/spec/operations/{id}") { admin, context throws(APIError) in try admin.setPreference(context.request, id: context.id) },
         row("DELETE", "/spec/operations/{id}") { admin, context throws(APIError) in try admin.clearPreference(id: context.id) },
         row("DELETE", "/spec/state") { admin, context throws(APIError) in try admin.resetSpecState(context.request) },
+        row("GET", "/violations") { admin, _ throws(APIError) in admin.json(try admin.watch().reportJSON) },
+        row("DELETE", "/violations") { admin, _ throws(APIError) in admin.deleted(try admin.watch().clear()) },
     ]
 
     private static func row(_ method: String, _ template: String, _ handler: @escaping Handler) -> Route<Handler> {

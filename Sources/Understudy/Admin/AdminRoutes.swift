@@ -18,6 +18,8 @@ struct AdminRoutes {
     let recording: RecordingControls
     /// The document served (`--spec`), if any.
     let spec: MockEngine?
+    /// The document the upstream's traffic is held to (`--upstream URL --spec FILE`), if any.
+    let contract: ContractWatch?
 
     func respond(to request: HTTPRequest) -> HTTPResponse {
         do throws(APIError) {

@@ -1,3 +1,5 @@
+import UnderstudyOpenAPI
+
 /// What the journal says of a forwarded request: the upstream's status (0 when it gave none) and how long it
 /// took to answer, or why it failed.
 struct UpstreamOutcome: Equatable, Sendable {
@@ -8,6 +10,8 @@ struct UpstreamOutcome: Equatable, Sendable {
     var failure: String?
     /// The upstream's whole reply, when it is being recorded.
     var reply: CapturedReply?
+    /// How the exchange broke the document it is held to (`--upstream URL --spec FILE`).
+    var violations: [ContractViolation] = []
 }
 
 /// An upstream's reply as it came, before any fault touched it: what a recording keeps.

@@ -1,3 +1,5 @@
+import UnderstudyOpenAPI
+
 /// One request as the server saw and answered it.
 public struct JournalEntry: Sendable {
     /// Increasing from 1 over the server's life, in the order the server finished with requests.
@@ -41,6 +43,11 @@ public struct JournalEntry: Sendable {
     public let upstreamMilliseconds: Double?
     /// For a forwarded request the upstream did not answer in full: why (`connection refused`, a timeout, …).
     public let upstreamFailure: String?
+    /// How a forwarded exchange broke the document it is held to (`--upstream URL --spec FILE`).
+    let violations: [ContractViolation]
+    /// The violations, one line each (`response.body#/price: type: must be number`): none when the exchange kept
+    /// its document, or none is held to one.
+    public var contractViolations: [String] { violations.map(\.description) }
 
     /// An entry for a request whose target is `target`, of which the first `pathLength` UTF-8 bytes are the path.
     init(id: Int, time: Double, session: String?, method: String, target: String, pathLength: Int,
@@ -63,11 +70,14 @@ public struct JournalEntry: Sendable {
         upstreamStatus = upstream?.status
         upstreamMilliseconds = upstream?.milliseconds
         upstreamFailure = upstream?.failure
+        violations = upstream?.violations ?? []
     }
 
     /// What the upstream did, when the request was forwarded.
     var upstream: UpstreamOutcome? {
-        upstreamStatus.map { UpstreamOutcome(status: $0, milliseconds: upstreamMilliseconds ?? 0, failure: upstreamFailure) }
+        upstreamStatus.map {
+            UpstreamOutcome(status: $0, milliseconds: upstreamMilliseconds ?? 0, failure: upstreamFailure, violations: violations)
+        }
     }
 
     init(id: Int, time: Double, session: String?, method: String, path: String, query: String, headers: HTTPHeaders,

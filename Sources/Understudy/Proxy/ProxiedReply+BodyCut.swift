@@ -31,6 +31,8 @@ extension ProxiedReply {
     /// The faults that need the whole body before the first byte goes: breaking its JSON, and a share of a body
     /// whose length is not known yet.
     func needsWholeBody(_ head: UpstreamExchange.Head) -> Bool {
+        // A reply held to a document is checked whole before its head goes out (`holdsForContract`).
+        if contract != nil { return true }
         if plan.malformed != nil, (200..<300).contains(head.status) { return true }
         guard head.contentLength == nil else { return false }
         if case .percent? = plan.truncation { return true }

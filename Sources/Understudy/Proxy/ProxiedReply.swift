@@ -1,4 +1,5 @@
 import Foundation
+import UnderstudyOpenAPI
 
 /// A reply forwarded from the upstream as it arrives, with the request's faults applied on the way: the head when
 /// the upstream's head comes, the body slice by slice (paced, cut at an offset, or reset after the head), or a
@@ -25,13 +26,18 @@ struct ProxiedReply: Delivery {
     private var phase = Phase.awaitingHead
     /// Set once the exchange is over, for the journal.
     private(set) var upstream: UpstreamOutcome?
+    /// What the exchange is held to (`--upstream URL --spec FILE`), until it has been checked.
+    var contract: ContractPlan?
+    /// What the check found, for the journal.
+    var violations: [ContractViolation] = []
 
-    init(plan: ProxyPlan, ownHeaders: HTTPHeaders, isHeadRequest: Bool, upstreamURL: String,
+    init(plan: ProxyPlan, ownHeaders: HTTPHeaders, isHeadRequest: Bool, upstreamURL: String, contract: ContractPlan? = nil,
          send: @escaping () -> UpstreamExchange) {
         self.plan = plan
         self.ownHeaders = ownHeaders
         self.isHeadRequest = isHeadRequest
         self.upstreamURL = upstreamURL
+        self.contract = contract
         self.send = send
     }
 
@@ -77,8 +83,16 @@ struct ProxiedReply: Delivery {
             return failed(failure, exchange)
         }
         guard let head = exchange.head else { return DeliveryTurn() }
-        narrow(toEventStream: head.headers["Content-Type"]?.lowercased().hasPrefix("text/event-stream") == true)
-        let headers = forwardedHeaders(head.headers)
+        if let contract, contract.watch.lacks(contract.operation, status: head.status) {
+            return mockedInstead(contract, exchange)
+        }
+        let isEventStream = head.headers["Content-Type"]?.lowercased().hasPrefix("text/event-stream") == true
+        narrow(toEventStream: isEventStream)
+        var headers = forwardedHeaders(head.headers)
+        if contract != nil, !holdsForContract(head, isEventStream: isEventStream),
+           let refusal = checkContract(head, body: nil, into: &headers) {
+            return endedEarly(exchange, head.status, refusal)
+        }
         if isHeadRequest || !ProxiedReply.hasBody(status: head.status) {
             return endedEarly(exchange, head.status, [.replyHead(status: head.status, headers: headers,
                                                                  contentLength: isHeadRequest ? head.contentLength : nil), .end])
@@ -105,10 +119,13 @@ struct ProxiedReply: Delivery {
         if let failure = exchange.failure { return failed(failure, exchange) }
         guard exchange.ended else { return DeliveryTurn() }
         var body = exchange.take()
+        var headers = forwardedHeaders(head.headers)
+        if contract != nil, let refusal = checkContract(head, body: body, into: &headers) {
+            return endedEarly(exchange, head.status, refusal)
+        }
         if let malformation = plan.malformed, (200..<300).contains(head.status) {
             body = ProxiedReply.corrupt(body, malformation)
         }
-        var headers = forwardedHeaders(head.headers)
         if plan.malformed != nil { headers.remove("ETag") }
         var cut = bodyCut(.held(body), now: context.now)
         var turn = sendBody(&cut, exchange, context)
@@ -230,7 +247,7 @@ struct ProxiedReply: Delivery {
 
     /// The reply ends before the upstream's does (a cut, a reset, a stall, a reply with no body): the upstream
     /// is let go.
-    private mutating func endedEarly(_ exchange: UpstreamExchange, _ status: Int,
+    mutating func endedEarly(_ exchange: UpstreamExchange, _ status: Int,
                                      _ steps: [DeliveryStep]) -> DeliveryTurn {
         finish(exchange, status)
         exchange.cancelIfUnfinished()
@@ -252,9 +269,9 @@ struct ProxiedReply: Delivery {
         phase = .done
     }
 
-    private func outcome(_ exchange: UpstreamExchange, status: Int, failure: String?) -> UpstreamOutcome {
+    func outcome(_ exchange: UpstreamExchange, status: Int, failure: String?) -> UpstreamOutcome {
         UpstreamOutcome(status: status, milliseconds: (exchange.headAt ?? exchange.startedAt) - exchange.startedAt,
-                        failure: failure)
+                        failure: failure, violations: violations)
     }
 }
 

@@ -44,7 +44,7 @@ final class SpecResponder: Responder {
 
     func respond(to request: HTTPRequest, as kind: RequestKind, fault: FaultSpec?, seed: UInt64) -> Answer {
         let version = engine.changes.load()
-        let answer = engine.respond(to: mockRequest(request), session: request.session, seed: seed, now: clock())
+        let answer = engine.respond(to: MockRequest(request), session: request.session, seed: seed, now: clock())
         var response = response(answer)
         if case .stream = kind, response.headers["Content-Type"].map({ $0.hasPrefix("text/event-stream") }) == true,
            request.method != "HEAD" {
@@ -59,20 +59,13 @@ final class SpecResponder: Responder {
     }
 
     func documentedReply(status: Int, for request: HTTPRequest, seed: UInt64) -> HTTPResponse? {
-        guard let answer = engine.documented(status: status, for: mockRequest(request), seed: seed) else { return nil }
+        guard let answer = engine.documented(status: status, for: MockRequest(request), seed: seed) else { return nil }
         return response(answer)
-    }
-
-    private func mockRequest(_ request: HTTPRequest) -> MockRequest {
-        MockRequest(method: request.method, path: String(request.path), rawQuery: request.rawQuery.map(String.init),
-                    headers: request.headers.decoded.fields, body: request.body)
     }
 
     /// The mock's answer as a response, a 200 with a body tagged with its weak ETag.
     private func response(_ answer: MockResponse) -> HTTPResponse {
-        var headers = HTTPHeaders()
-        for field in answer.headers { headers.add(field.name, field.value) }
-        var response = HTTPResponse(status: answer.status, headers: headers, body: answer.body.isEmpty ? .empty : .bytes(answer.body))
+        var response = HTTPResponse(answer)
         if answer.status == 200, !answer.body.isEmpty { response.etag = HTTPResponse.weakETag(for: answer.body) }
         return response
     }

@@ -1,17 +1,22 @@
+import UnderstudyOpenAPI
+
 /// Forwards every request to the upstream (`--upstream`): the pipeline decides how the request's faults act on the
 /// reply (`ProxyPlan`), and `ProxiedReply` carries it out as the upstream's bytes arrive. What is forwarded is
-/// recorded by the `Recorder` once the reply is over (`RecordingMiddleware`).
+/// recorded by the `Recorder` once the reply is over (`RecordingMiddleware`). With a document (`--spec`), every
+/// exchange is held to it (`ContractWatch`): the request before it is forwarded, the reply as it comes back.
 final class UpstreamResponder: Responder {
     let upstream: Upstream
     let recorder: Recorder
+    let contract: ContractWatch?
     /// What sends a request upstream, once the transport is bound (`attach`).
     private weak var transport: (any TransportControls)?
     /// Monotonic milliseconds, for an exchange that never started.
     private let monotonicMilliseconds: () -> Double
 
-    init(upstream: Upstream, recorder: Recorder, monotonicMilliseconds: @escaping () -> Double) {
+    init(upstream: Upstream, recorder: Recorder, contract: ContractWatch? = nil, monotonicMilliseconds: @escaping () -> Double) {
         self.upstream = upstream
         self.recorder = recorder
+        self.contract = contract
         self.monotonicMilliseconds = monotonicMilliseconds
     }
 
@@ -24,15 +29,39 @@ final class UpstreamResponder: Responder {
     }
 
     func respond(to request: HTTPRequest, as kind: RequestKind, fault: FaultSpec?, seed: UInt64) -> Answer {
-        .forward
+        guard let contract else { return .forward }
+        // A path the backend has not shipped is the document's to answer; nothing is forwarded.
+        if contract.isMocked(request) {
+            let (operation, violations) = contract.check(request)
+            contract.record(request, operation: operation, status: 0, violations: violations, mocked: true)
+            var response = contract.mocked(request, seed: seed)
+            if !violations.isEmpty { response.headers.add(ContractWatch.violationsHeader, ContractWatch.headerValue(violations)) }
+            return .response(response)
+        }
+        guard contract.failsOnViolations else { return .forward }
+        let (operation, violations) = contract.check(request)
+        guard !violations.isEmpty else { return .forward }
+        contract.record(request, operation: operation, status: 422, violations: violations)
+        return .response(ContractWatch.refusal(violations, status: 422, operation: operation))
+    }
+
+    func documentedReply(status: Int, for request: HTTPRequest, seed: UInt64) -> HTTPResponse? {
+        // A status fault in front of a described API answers as the document says of that status.
+        guard let contract, let answer = contract.mock.documented(status: status, for: MockRequest(request),
+                                                                     seed: seed) else { return nil }
+        return HTTPResponse(answer)
     }
 
     /// The delivery of a forwarded request: it sends the request upstream on its first turn (after any delay).
     func delivery(for plan: ReplyPlan, clientAddress: @autoclosure () -> String?) -> (any Delivery)? {
         guard case .proxy(let proxyPlan) = plan.delivery else { return nil }
         let forwarded = UpstreamRequest(forwarding: plan.request, to: upstream, clientAddress: clientAddress())
+        let held = contract.map { watch in
+            let (operation, violations) = watch.check(plan.request)
+            return ContractPlan(watch: watch, request: plan.request, operation: operation, requestViolations: violations)
+        }
         return ProxiedReply(plan: proxyPlan, ownHeaders: plan.response.headers, isHeadRequest: plan.request.method == "HEAD",
-                            upstreamURL: upstream.url) { [weak transport, recorder, monotonicMilliseconds] in
+                            upstreamURL: upstream.url, contract: held) { [weak transport, recorder, monotonicMilliseconds] in
             guard let transport else { return .unsent("the server is stopping", at: monotonicMilliseconds()) }
             let exchange = transport.sendUpstream(forwarded)
             // Kept for a recording, or (smaller bodies) for a snapshot of the last exchanges made later.

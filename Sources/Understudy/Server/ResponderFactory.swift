@@ -23,13 +23,17 @@ struct ResponderFactory {
 
     func build() -> Built {
         let recorder = Recorder(writer: configuration.record)
+        // A document with an upstream holds the upstream's traffic to it, rather than answering in its place.
+        let contract = configuration.upstream == nil ? nil : configuration.spec.map { [faults] spec in
+            ContractWatch(spec: spec, clock: configuration.clock, seed: { faults.seed })
+        }
         let upstream = configuration.upstream.map {
-            UpstreamResponder(upstream: $0, recorder: recorder, monotonicMilliseconds: monotonicMilliseconds)
+            UpstreamResponder(upstream: $0, recorder: recorder, contract: contract, monotonicMilliseconds: monotonicMilliseconds)
         }
         let replayed = configuration.replay.map(ReplayRoutes.init)
-        let engine = configuration.spec?.makeEngine()
+        let engine = contract?.mock ?? configuration.spec?.makeEngine()
         let responder: any Responder
-        if let engine {
+        if let engine, contract == nil {
             responder = SpecResponder(engine: engine, clock: configuration.clock)
         } else if let replayed {
             responder = ReplayResponder(routes: replayed, fallback: upstream, recorder: recorder) { [faults] in faults.hasRules }
@@ -46,7 +50,7 @@ struct ResponderFactory {
         let admin = AdminResponder(remoteControl: remoteControl, faults: faults, journal: journal, feed: feed,
                                    recording: RecordingControls(upstream: configuration.upstream, recorder: recorder,
                                                                 replayedRoutes: replayed?.routes),
-                                   spec: engine,
+                                   spec: engine, contract: contract,
                                    boundHost: configuration.host, allowedHosts: configuration.allowedHosts,
                                    maximumFeedBacklogBytes: configuration.maximumStreamBacklogBytes)
         let middleware = MiddlewareChain(journal: journal, feed: feed, recorder: recorder,

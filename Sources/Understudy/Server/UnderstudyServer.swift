@@ -72,7 +72,9 @@ public final class UnderstudyServer: Sendable {
         /// serves DummyJSON's API from `catalog`.
         public var upstream: Upstream?
         /// An OpenAPI document to answer every request outside `/__understudy` from (`--spec FILE`), instead of the
-        /// DummyJSON routes: its examples or data from its schemas, its validation, and state per session.
+        /// DummyJSON routes: its examples or data from its schemas, its validation, and state per session. With
+        /// `upstream` too, the document checks the upstream's traffic instead (`--upstream URL --spec FILE`): each
+        /// violation is reported in `X-Understudy-Violations`, the journal and `/__understudy/violations`.
         public var spec: OpenAPISpec?
         /// Records every exchange forwarded to `upstream` (`--record DIR`), redacted as the writer's options say;
         /// with `replay` too, only the requests the recording misses are forwarded, so only those are recorded.

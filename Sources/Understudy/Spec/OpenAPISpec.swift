@@ -24,6 +24,22 @@ public struct OpenAPISpec: Sendable {
         public var dynamic = false
         /// Whether an example that contradicts its schema stops the load (it is a warning otherwise).
         public var examplesMustMatch = false
+        /// Whether a 3.1 document's OpenAPI 3.0 `nullable: true` is read as 3.0 reads it (`--spec-tolerate
+        /// 3.0-keywords`): real documents that moved to 3.1 often kept it (OpenAI's has 111).
+        public var tolerates30Keywords = false
+
+        // With an upstream: the document holds the real API to it (`--upstream URL --spec FILE`).
+
+        /// Whether an exchange that breaks the document is refused (`--spec-errors`): a request with a violation
+        /// gets a 422 before anything is forwarded, a reply with one becomes a 502, both problem+json naming the
+        /// violations. Off, every exchange is forwarded unchanged and its violations only reported.
+        public var failsOnViolations = false
+        /// Whether an operation the upstream does not implement yet (it answers 501, or a 404 the operation does
+        /// not document) is answered from the document instead, marked `X-Understudy-Mocked: openapi`.
+        public var mocksMissingOperations = true
+        /// Paths answered from the document and never forwarded (`--spec-mock-missing PATH`), as globs such as
+        /// `/v2/orders*`: endpoints the backend has not shipped.
+        public var mockedPaths: [String] = []
 
         /// The defaults: validation and state on, examples first.
         public init() {}
@@ -82,6 +98,11 @@ public struct OpenAPISpec: Sendable {
     /// How many files it was read from.
     public var fileCount: Int { document.fileCount }
 
+    /// What holds the traffic of `upstream` to it.
+    func makeContract() -> ContractChecker {
+        ContractChecker(document: document)
+    }
+
     /// The mock that serves it, for one server (its state and forced preferences are that server's).
     func makeEngine() -> MockEngine {
         var mock = MockOptions()
@@ -96,6 +117,7 @@ extension OpenAPISpec.Options {
     var loaderOptions: DocumentLoader.Options {
         var loader = DocumentLoader.Options()
         loader.examplesMustMatch = examplesMustMatch
+        loader.tolerates30Keywords = tolerates30Keywords
         return loader
     }
 }

@@ -25,6 +25,7 @@ final class DocumentBuilder {
         var dialect: SchemaDialect = version.hasPrefix("3.0") ? .openAPI30 : .draft2020
         if let declared = tree["jsonSchemaDialect"]?.stringValue, let named = SchemaDialect.named(declared) { dialect = named }
         compiler = SchemaCompiler(registry: registry, dialect: dialect)
+        compiler.readsNullable = options.tolerates30Keywords
     }
 
     func error(_ location: SchemaLocation, _ message: String) {

@@ -9,6 +9,9 @@ package struct DocumentLoader {
     package struct Options: Sendable {
         /// Whether an example that contradicts its schema is an error (it is a warning otherwise).
         package var examplesMustMatch = false
+        /// Whether a 3.1 document's OpenAPI 3.0 `nullable: true` is read as 3.0 reads it (OpenAI's has 111), rather
+        /// than as the annotation JSON Schema 2020-12 makes of an unknown keyword.
+        package var tolerates30Keywords = false
 
         package init() {}
     }

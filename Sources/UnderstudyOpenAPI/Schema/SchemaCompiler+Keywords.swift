@@ -140,7 +140,7 @@ extension SchemaCompiler {
         case nil: break
         default: problem(location.appending("type"), "'type' must be a string or an array of strings")
         }
-        if dialect == .openAPI30, object["nullable"] == .bool(true) { node.nullable = true }
+        if dialect == .openAPI30 || readsNullable, object["nullable"] == .bool(true) { node.nullable = true }
         if let values = object["enum"] {
             if case .array(let items) = values { node.enumValues = items } else {
                 problem(location.appending("enum"), "'enum' must be an array")

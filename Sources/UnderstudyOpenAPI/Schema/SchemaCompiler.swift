@@ -19,6 +19,8 @@ package final class SchemaCompiler {
     /// Whether any schema uses `unevaluatedProperties` or `unevaluatedItems`: only then does validation keep the
     /// annotations they read.
     var usesUnevaluated = false
+    /// Whether `nullable: true` adds `null` in a 2020-12 schema too (a 3.1 document written with 3.0's keyword).
+    var readsNullable = false
     /// Resources whose meta-schema leaves the validation vocabulary out.
     var withoutValidation: Set<String> = []
     /// The default dialect of schemas that do not declare one (`$schema`).

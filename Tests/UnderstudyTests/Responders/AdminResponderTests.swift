@@ -19,7 +19,7 @@ import UnderstudyJSON
 
     @Test func everyRowsPathAnswersOtherMethodsWithA405NamingTheRows() {
         let byPath = Dictionary(grouping: AdminRoutes.table, by: \.pattern.template)
-        #expect(byPath.count == 16)
+        #expect(byPath.count == 17)
         for (path, rows) in byPath {
             let methods = rows.map(\.method)
             var allow = RouteMethods.all.filter(methods.contains)
@@ -40,6 +40,7 @@ import UnderstudyJSON
             "POST /reset", "POST /offline", "GET /scenarios", "POST /scenarios", "GET /seed", "PUT /seed",
             "GET /tls-faults", "POST /tls-faults", "DELETE /tls-faults",
             "GET /spec", "PUT /spec/operations/{id}", "DELETE /spec/operations/{id}", "DELETE /spec/state",
+            "GET /violations", "DELETE /violations",
         ])
     }
 
