@@ -45,4 +45,27 @@ extension ControlClient {
     public func resetSpecState(session: String? = nil) async throws(ControlError) {
         _ = try await exchange("DELETE", "spec/state", query: session.map { [URLQueryItem(name: "session", value: $0)] } ?? [])
     }
+
+    // MARK: Holding an upstream to its document
+
+    /// How the upstream's traffic kept the document (`GET /__understudy/violations`), for a server started with
+    /// `--upstream URL --spec FILE`.
+    ///
+    /// ```swift
+    /// let report = try await control.contractReport()
+    /// #expect(report.violations == 0, "\(report.recent.flatMap(\.violations))")
+    /// ```
+    ///
+    /// - Throws: ``ControlError``; ``ControlError/Kind/conflict`` when the server holds no upstream to a document.
+    public func contractReport() async throws(ControlError) -> ContractReport {
+        try await call("GET", "violations")
+    }
+
+    /// Starts the report afresh (`DELETE /__understudy/violations`); returns how many violations it held.
+    ///
+    /// - Throws: ``ControlError``; ``ControlError/Kind/conflict`` when the server holds no upstream to a document.
+    @discardableResult
+    public func clearContractReport() async throws(ControlError) -> Int {
+        try await call("DELETE", "violations", as: Deleted.self).deleted
+    }
 }
