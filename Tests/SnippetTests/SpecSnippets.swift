@@ -69,3 +69,10 @@ func snippetSpecStubHost(documentURL: URL) throws {
     // end
     _ = session
 }
+
+func snippetContractReport(control: ControlClient) async throws {
+    // snippet: contract-report
+    let report = try await control.contractReport()
+    #expect(report.violations == 0, "\(report.recent.flatMap(\.violations))")
+    // end
+}
