@@ -51,14 +51,16 @@ build-tests: deps
 server: deps
 	$(SWIFT) build --product understudy
 
-# The integration suite runs twice: against Understudy, then through an Understudy forwarding to another one
-# (--upstream), so every fault, retry, refresh, stream and transfer it checks is proven on proxied routes too.
+# The integration suite runs three times: against Understudy, then through an Understudy forwarding to another one
+# (--upstream), so every fault, retry, refresh, stream and transfer it checks is proven on proxied routes too, then
+# through one that also holds the upstream to openapi/openapi.yaml (--spec): every reply must keep the document.
 # --quiet: Swift Testing prints its issues and one summary line, not two lines per test. XCTest runs first and lists
 # its own tests (Tests/ControlTests/XCTestSessionTests.swift) with "Executed N tests"; under a --filter that selects
 # none of them it says "Executed 0 tests", which is XCTest's count alone, not Swift Testing's.
 unit: build-tests assets
 	$(SWIFT) test --skip-build --quiet
 	UNDERSTUDY_INTEGRATION_VIA=proxy $(SWIFT) test --skip-build --quiet --filter IntegrationTests
+	UNDERSTUDY_INTEGRATION_VIA=contract $(SWIFT) test --skip-build --quiet --filter IntegrationTests
 	@command -v curl >/dev/null 2>&1 || scripts/install-deps.sh curl
 	python3 scripts/snippets.py --server-bin .build/debug/understudy
 

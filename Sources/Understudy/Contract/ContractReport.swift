@@ -42,8 +42,8 @@ struct ContractReport {
     }
 
     mutating func record(method: String, target: String, operation: OpenAPIOperation?, status: Int,
-                         violations: [ContractViolation], mocked: Bool, time: Double) {
-        exchanges += 1
+                         violations: [ContractViolation], mocked: Bool, time: Double, counted: Bool = true) {
+        if counted { exchanges += 1 }
         violationCount += violations.count
         if mocked { mockedCount += 1 }
         let path = operation?.path ?? String(target.prefix { $0 != "?" })
@@ -54,7 +54,7 @@ struct ContractReport {
                                           : Tally(operation: operation?.id, method: operation?.method ?? method, path: path)
             order.append(key)
         }
-        tallies[key]?.exchanges += 1
+        if counted { tallies[key]?.exchanges += 1 }
         tallies[key]?.violations += violations.count
         if mocked { tallies[key]?.mocked += 1 }
         guard !violations.isEmpty else { return }

@@ -74,11 +74,12 @@ final class ContractWatch: Sendable {
     // MARK: Reporting
 
     /// Counts an exchange and keeps it when it broke the document.
+    /// `counted` false adds violations to an exchange counted already (a body checked after its head).
     func record(_ request: HTTPRequest, operation: OpenAPIOperation?, status: Int, violations: [ContractViolation],
-                mocked: Bool = false) {
+                mocked: Bool = false, counted: Bool = true) {
         let time = clock()
         report.withLock { $0.record(method: request.method, target: request.target, operation: operation, status: status,
-                                    violations: violations, mocked: mocked, time: time) }
+                                    violations: violations, mocked: mocked, time: time, counted: counted) }
     }
 
     /// The report as JSON (`GET /__understudy/violations`).

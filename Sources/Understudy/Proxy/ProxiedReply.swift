@@ -30,6 +30,8 @@ struct ProxiedReply: Delivery {
     var contract: ContractPlan?
     /// What the check found, for the journal.
     var violations: [ContractViolation] = []
+    /// A reply checked on its head alone whose body is checked once it has streamed.
+    var streamedBodyCheck: ContractPlan?
 
     init(plan: ProxyPlan, ownHeaders: HTTPHeaders, isHeadRequest: Bool, upstreamURL: String, contract: ContractPlan? = nil,
          send: @escaping () -> UpstreamExchange) {
@@ -43,8 +45,10 @@ struct ProxiedReply: Delivery {
 
     private enum Phase {
         case awaitingHead
-        /// The whole body is being gathered first (a fault needs all of it).
+        /// The whole body is being gathered first (a fault, or the contract check, needs all of it).
         case holding(UpstreamExchange.Head)
+        /// The whole body has come and is being checked against the document, off the loop.
+        case checking(UpstreamExchange.Head, [UInt8], ContractBodyCheck)
         case sending(BodyCut)
         case done
     }
@@ -62,6 +66,11 @@ struct ProxiedReply: Delivery {
             return headArrived(exchange, context)
         case .holding(let head):
             return heldBodyArrived(head, exchange, context)
+        case .checking(let head, let body, let check):
+            guard let found = check.violations else { return DeliveryTurn() }
+            var headers = forwardedHeaders(head.headers)
+            if let refusal = apply(found, head, into: &headers) { return endedEarly(exchange, head.status, refusal) }
+            return sendHeld(head, body, headers: headers, exchange, context)
         case .sending(var cut):
             let turn = sendBody(&cut, exchange, context)
             if case .sending = phase { phase = .sending(cut) }
@@ -90,7 +99,7 @@ struct ProxiedReply: Delivery {
         narrow(toEventStream: isEventStream)
         var headers = forwardedHeaders(head.headers)
         if contract != nil, !holdsForContract(head, isEventStream: isEventStream),
-           let refusal = checkContract(head, body: nil, into: &headers) {
+           let refusal = checkHead(head, into: &headers, bodyLater: checksBody(head, isEventStream: isEventStream)) {
             return endedEarly(exchange, head.status, refusal)
         }
         if isHeadRequest || !ProxiedReply.hasBody(status: head.status) {
@@ -118,11 +127,19 @@ struct ProxiedReply: Delivery {
                                           _ context: DeliveryContext) -> DeliveryTurn {
         if let failure = exchange.failure { return failed(failure, exchange) }
         guard exchange.ended else { return DeliveryTurn() }
-        var body = exchange.take()
-        var headers = forwardedHeaders(head.headers)
-        if contract != nil, let refusal = checkContract(head, body: body, into: &headers) {
-            return endedEarly(exchange, head.status, refusal)
+        let body = exchange.take()
+        if let check = startChecking(head, body: body, context: context) {
+            phase = .checking(head, body, check)
+            return DeliveryTurn()
         }
+        return sendHeld(head, body, headers: forwardedHeaders(head.headers), exchange, context)
+    }
+
+    /// A held body's head and first slice, once any fault that needs all of it has acted on it.
+    private mutating func sendHeld(_ head: UpstreamExchange.Head, _ held: [UInt8], headers: HTTPHeaders,
+                                   _ exchange: UpstreamExchange, _ context: DeliveryContext) -> DeliveryTurn {
+        var body = held
+        var headers = headers
         if let malformation = plan.malformed, (200..<300).contains(head.status) {
             body = ProxiedReply.corrupt(body, malformation)
         }
@@ -131,7 +148,10 @@ struct ProxiedReply: Delivery {
         var turn = sendBody(&cut, exchange, context)
         let announced = plan.truncation == .chunked ? nil : body.count
         turn.steps.insert(.replyHead(status: head.status, headers: headers, contentLength: announced), at: 0)
-        if case .holding = phase { phase = .sending(cut) }
+        switch phase {
+        case .holding, .checking: phase = .sending(cut)
+        default: break
+        }
         return turn
     }
     // MARK: The body
@@ -264,6 +284,7 @@ struct ProxiedReply: Delivery {
     }
 
     private mutating func finish(_ exchange: UpstreamExchange, _ status: Int) {
+        if streamedBodyCheck != nil { checkStreamedBody(exchange.capturedReply) }
         upstream = outcome(exchange, status: status, failure: nil)
         upstream?.reply = exchange.capturedReply
         phase = .done

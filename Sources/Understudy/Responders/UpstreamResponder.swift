@@ -45,27 +45,24 @@ final class UpstreamResponder: Responder {
         return .response(ContractWatch.refusal(violations, status: 422, operation: operation))
     }
 
-    func documentedReply(status: Int, for request: HTTPRequest, seed: UInt64) -> HTTPResponse? {
-        // A status fault in front of a described API answers as the document says of that status.
-        guard let contract, let answer = contract.mock.documented(status: status, for: MockRequest(request),
-                                                                     seed: seed) else { return nil }
-        return HTTPResponse(answer)
-    }
 
     /// The delivery of a forwarded request: it sends the request upstream on its first turn (after any delay).
     func delivery(for plan: ReplyPlan, clientAddress: @autoclosure () -> String?) -> (any Delivery)? {
         guard case .proxy(let proxyPlan) = plan.delivery else { return nil }
         let forwarded = UpstreamRequest(forwarding: plan.request, to: upstream, clientAddress: clientAddress())
-        let held = contract.map { watch in
+        let held = contract.flatMap { watch -> ContractPlan? in
+            guard let submit = transport?.loopSubmitter else { return nil }
             let (operation, violations) = watch.check(plan.request)
-            return ContractPlan(watch: watch, request: plan.request, operation: operation, requestViolations: violations)
+            return ContractPlan(watch: watch, request: plan.request, operation: operation, requestViolations: violations,
+                                submit: submit)
         }
         return ProxiedReply(plan: proxyPlan, ownHeaders: plan.response.headers, isHeadRequest: plan.request.method == "HEAD",
-                            upstreamURL: upstream.url, contract: held) { [weak transport, recorder, monotonicMilliseconds] in
+                            upstreamURL: upstream.url, contract: held) { [weak transport, recorder, monotonicMilliseconds, held] in
             guard let transport else { return .unsent("the server is stopping", at: monotonicMilliseconds()) }
             let exchange = transport.sendUpstream(forwarded)
-            // Kept for a recording, or (smaller bodies) for a snapshot of the last exchanges made later.
-            exchange.keptBodyLimit = recorder.isRecording ? UpstreamExchange.recordedBodyLimit : UpstreamExchange.snapshotBodyLimit
+            // Kept for a recording, or (smaller bodies) for a snapshot of the last exchanges made later, or for the
+            // contract check of a body that streamed.
+            exchange.keptBodyLimit = recorder.isRecording || held != nil ? UpstreamExchange.recordedBodyLimit : UpstreamExchange.snapshotBodyLimit
             return exchange
         }
     }

@@ -230,6 +230,10 @@ extension HTTPTransport: TransportControls {
         return upstreamClient.send(request)
     }
 
+    var loopSubmitter: @Sendable (@escaping @Sendable () -> Void) -> Void {
+        { [loop] work in loop.submit(work) }
+    }
+
     /// The client's address, for `X-Forwarded-For`.
     static func peerAddress(of request: OpaquePointer) -> String? {
         guard let connection = evhttp_request_get_connection(request) else { return nil }

@@ -12,4 +12,6 @@ protocol TransportControls: AnyObject {
     func goOffline(forMilliseconds milliseconds: Int)
     /// Sends a request to the upstream (`--upstream`); the exchange fills in as its reply arrives.
     func sendUpstream(_ request: UpstreamRequest) -> UpstreamExchange
+    /// What runs work on the loop's thread from any thread (work done elsewhere handing its result back).
+    var loopSubmitter: @Sendable (@escaping @Sendable () -> Void) -> Void { get }
 }

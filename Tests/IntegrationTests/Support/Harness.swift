@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Testing
 import Understudy
 import UnderstudyClient
 import UnderstudyDummyJSON
@@ -104,7 +105,9 @@ func withHarness<T>(
         baseURL: server.baseURL, sessionConfiguration: sessionConfiguration,
         middleware: extraMiddleware + [probe], retryPolicy: retryPolicy, auth: tokens, etagCache: etagCache,
         sleeper: sleeper))
-    return try await body(Harness(server: server, session: session, client: client, tokens: tokens, probe: probe))
+    let result = try await body(Harness(server: server, session: session, client: client, tokens: tokens, probe: probe))
+    if TestServers.mode == "contract" { TestServers.expectRepliesKeptTheDocument(server, session: session) }
+    return result
 }
 
 /// The server the suite shares, started on first use and left running until the test process ends.
@@ -122,9 +125,11 @@ enum SharedServer {
 }
 
 /// The server a test's client talks to. With `UNDERSTUDY_INTEGRATION_VIA=proxy` in the environment (`make test`
-/// runs the suite both ways) it is an Understudy forwarding to another one (`--upstream`): the tests are the same,
+/// runs the suite three ways) it is an Understudy forwarding to another one (`--upstream`): the tests are the same,
 /// so every fault, retry, refresh, stream and transfer is proven on proxied routes as on the built-in ones. Rules,
-/// sessions and the journal are the one in front's, where a team's tests would steer it.
+/// sessions and the journal are the one in front's, where a team's tests would steer it. With `contract`, the one
+/// in front also holds the upstream to `openapi/openapi.yaml` (`--spec`), and each test ends by expecting that
+/// every reply its session got from the upstream kept the document.
 struct TestServers: Sendable {
     let server: UnderstudyServer
     let upstream: UnderstudyServer?
@@ -132,10 +137,13 @@ struct TestServers: Sendable {
     static var mode: String { ProcessInfo.processInfo.environment["UNDERSTUDY_INTEGRATION_VIA"] ?? "direct" }
 
     static func start() throws(ServerError) -> TestServers {
-        guard mode == "proxy" else { return TestServers(server: try UnderstudyServer.start(.init(port: 0)), upstream: nil) }
+        guard mode == "proxy" || mode == "contract" else {
+            return TestServers(server: try UnderstudyServer.start(.init(port: 0)), upstream: nil)
+        }
         let upstream = try UnderstudyServer.start(.init(port: 0))
         var configuration = UnderstudyServer.Configuration(port: 0)
         configuration.upstream = try? Upstream(url: upstream.baseURL.absoluteString)
+        if mode == "contract" { configuration.spec = try? OpenAPISpec(contentsOf: document) }
         do {
             return TestServers(server: try UnderstudyServer.start(configuration), upstream: upstream)
         } catch {
@@ -147,6 +155,20 @@ struct TestServers: Sendable {
     func stop() {
         server.stop()
         upstream?.stop()
+    }
+
+    /// The project's own document, which the upstream's replies are held to in `contract` mode.
+    static let document = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("openapi/openapi.yaml").path
+
+    /// Every reply `session` got from the upstream kept the document. Requests are not held to it: tests send
+    /// invalid ones on purpose (an id past the data, a malformed parameter), and the document says so of them.
+    static func expectRepliesKeptTheDocument(_ server: UnderstudyServer, session: String) {
+        for entry in server.journal.entries(session: session) {
+            for violation in entry.contractViolations where violation.hasPrefix("response.") {
+                Issue.record("\(entry.method) \(entry.path) → \(entry.upstreamStatus ?? 0) broke openapi/openapi.yaml: \(violation)")
+            }
+        }
     }
 }
 

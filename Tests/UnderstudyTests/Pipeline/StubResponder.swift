@@ -82,4 +82,5 @@ final class FakeTransport: TransportControls {
     var tlsFaults: TLSFaultQueue? { nil }
     func goOffline(forMilliseconds milliseconds: Int) {}
     func sendUpstream(_ request: UpstreamRequest) -> UpstreamExchange { .unsent("no upstream", at: 0) }
+    var loopSubmitter: @Sendable (@escaping @Sendable () -> Void) -> Void { { work in work() } }
 }
