@@ -69,7 +69,15 @@ FAILED=()
 for document in $DOCUMENTS; do
     path=$OPENAPI/$document
     echo "== $document"
-    start "$path"
+    SERVE=()
+    PLAIN=()
+    case $document in
+        # OpenAI's 3.1 document kept OpenAPI 3.0's `nullable: true` in 111 places and boolean `exclusiveMinimum` in
+        # 7, and means them: schemathesis reads them so and sends null there. The server and the validator are told
+        # to read them as meant.
+        */openai-openai-openapi/openapi.yaml) SERVE=(--spec-tolerate 3.0-keywords); PLAIN=(--3.0-keywords) ;;
+    esac
+    start "$path" "${SERVE[@]}"
     if [ -z "$URL" ]; then
         FAILED+=("$document: the server did not start")
         stop
@@ -77,8 +85,10 @@ for document in $DOCUMENTS; do
     fi
     # Servers' base paths are optional to the mock: requests go to the paths as the document writes them.
     mapfile -t AUTH < <("$VENV/bin/python" scripts/spec-auth.py "$path")
+    # schemathesis and the validator read a document spread over files bundled into one (scripts/spec-bundle.py:
+    # DigitalOcean's writes `$ref` where OpenAPI allows none, which neither follows); the server reads the original.
+    schema=$("$VENV/bin/python" scripts/spec-bundle.py "$path" "$WORK/bundled.yaml") || schema=$path
     EXCLUDE=ignored_auth
-    PLAIN=()
     case $document in
         # Operations that document no response at all (3.1 allows it): whatever is answered, no status is documented.
         */non-oauth-scopes.yaml|*/3.2-tags-example.yaml) EXCLUDE=ignored_auth,status_code_conformance ;;
@@ -86,7 +96,30 @@ for document in $DOCUMENTS; do
         # and their branches' enums allow only those values: no body can keep both, its own examples included, and
         # schemathesis reports it under response_schema_conformance (ST111). Its responses are still checked
         # against their schemas, by openapi-schema-validator below, with oneOf read as JSON Schema reads it.
-        */fixed-spotify-open-api.yml) EXCLUDE=ignored_auth,response_schema_conformance; PLAIN=(--plain-discriminators) ;;
+        # OpenAI's the same (`type: function` where the schemas are ChatCompletionMessageToolCall and
+        # ChatCompletionMessageCustomToolCall, with no mapping).
+        */fixed-spotify-open-api.yml|*/openai-openai-openapi/openapi.yaml)
+            EXCLUDE=ignored_auth,response_schema_conformance; PLAIN+=(--plain-discriminators) ;;
+    esac
+    POSITIVE=()
+    case $document in
+        # DigitalOcean's links name operations it does not have (sshKeys_get_by_id, …), which schemathesis refuses
+        # to build a stateful test from; and one request body (POST /v2/droplets/actions, a oneOf of two close
+        # shapes) is hard for schemathesis to hit, which its health check counts as an error. The other phases run.
+        # Its action bodies are discriminated (`anyOf` of assign and unassign, by `type`): OpenAPI 3.0 has the
+        # discriminator pick the schema that validates, the server reads it so, and schemathesis ignores it
+        # (schemathesis#1589), sending {"type": "assign"} without the droplet_id the assign action requires and
+        # counting the refusal under positive_data_acceptance (ST202). Those refusals are right; the check is off here.
+        */DigitalOcean-public.v2.yaml)
+            POSITIVE=(--phases examples,coverage,fuzzing --suppress-health-check filter_too_much)
+            EXCLUDE=$EXCLUDE,positive_data_acceptance ;;
+        # OpenAI's operations on an item document no 404 (DELETE /organization/groups/{group_id}, then
+        # GET …/{group_id}/roles: 200 or 429 only). The mock never answers a status the document lacks, so a deleted
+        # item's sub-resources still answer 200, which schemathesis's use_after_free (ST301) counts against it. One
+        # operation (GET /evals/{eval_id}/runs/{run_id}) has a minimal example too large for its health check.
+        */openai-openai-openapi/openapi.yaml)
+            POSITIVE=(--suppress-health-check large_base_example)
+            EXCLUDE=$EXCLUDE,use_after_free ;;
     esac
     NEGATIVE_EXCLUDE=ignored_auth,status_code_conformance,content_type_conformance,response_schema_conformance
     case $document in
@@ -96,19 +129,19 @@ for document in $DOCUMENTS; do
         # OpenAPI's style examples write one. The other checks of the invalid pass (no 5xx, no crash) still run.
         */asana_oas.yaml) NEGATIVE_EXCLUDE=$NEGATIVE_EXCLUDE,negative_data_rejection ;;
     esac
-    if ! timeout 1800 "$VENV/bin/schemathesis" --config-file scripts/spec-schemathesis.toml run "$path" --url "$URL" \
-            --seed "$SEED" --max-examples "$MAX_EXAMPLES" --workers 1 --mode positive "${AUTH[@]}" \
+    if ! timeout 1800 "$VENV/bin/schemathesis" --config-file scripts/spec-schemathesis.toml run "$schema" --url "$URL" \
+            --seed "$SEED" --max-examples "$MAX_EXAMPLES" --workers 1 --mode positive "${AUTH[@]}" "${POSITIVE[@]}" \
             --exclude-checks "$EXCLUDE"; then
         FAILED+=("$document: schemathesis, valid requests")
     fi
-    if ! timeout 1800 "$VENV/bin/schemathesis" --config-file scripts/spec-schemathesis.toml run "$path" --url "$URL" \
+    if ! timeout 1800 "$VENV/bin/schemathesis" --config-file scripts/spec-schemathesis.toml run "$schema" --url "$URL" \
             --seed "$SEED" --max-examples "$MAX_EXAMPLES" --workers 1 --mode negative --phases coverage,fuzzing \
             --exclude-checks "$NEGATIVE_EXCLUDE"; then
         FAILED+=("$document: schemathesis, invalid requests")
     fi
     stop
-    start "$path" --validate off --stateless
-    if ! timeout 900 "$VENV/bin/python" scripts/spec-responses.py "$path" "$URL" --seed "$SEED" "${PLAIN[@]}"; then
+    start "$path" --validate off --stateless "${SERVE[@]}"
+    if ! timeout 900 "$VENV/bin/python" scripts/spec-responses.py "$schema" "$URL" --seed "$SEED" "${PLAIN[@]}"; then
         FAILED+=("$document: responses against openapi-schema-validator")
     fi
     stop

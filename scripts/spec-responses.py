@@ -25,6 +25,8 @@ from openapi_schema_validator import OAS30Validator, OAS31Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
+from spec_yaml import CoreLoader, string_keys
+
 
 @functools.lru_cache(maxsize=None)
 def load(path):
@@ -32,28 +34,6 @@ def load(path):
     text = pathlib.Path(path).read_text(encoding="utf-8")
     # YAML 1.1's resolver would read `on`, `2024-01-01` and `200:` as other types; the server reads JSON's types.
     return json.loads(text) if path.endswith(".json") else string_keys(yaml.load(text, Loader=CoreLoader))
-
-
-def string_keys(node):
-    """The tree with every mapping key a string, as JSON has them and the server reads them (`200:` is "200")."""
-    if isinstance(node, dict):
-        return {(json.dumps(key) if isinstance(key, bool) or key is None else str(key)): string_keys(value)
-                for key, value in node.items()}
-    if isinstance(node, list):
-        return [string_keys(item) for item in node]
-    return node
-
-
-class CoreLoader(yaml.SafeLoader):
-    """PyYAML with timestamps and YAML 1.1's booleans left as strings, as the server (YAML 1.2's core schema) reads."""
-
-
-CoreLoader.yaml_implicit_resolvers = {
-    key: [(tag, regexp) for tag, regexp in resolvers if tag not in ("tag:yaml.org,2002:timestamp", "tag:yaml.org,2002:bool")]
-    for key, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
-CoreLoader.add_implicit_resolver("tag:yaml.org,2002:bool", __import__("re").compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
-                                 list("tTfF"))
 
 
 def retrieve(uri):
@@ -79,6 +59,24 @@ def resolve(node, base, pointer):
     return node, base, pointer
 
 
+def bound(keyword, exclusive, validator_class):
+    """`minimum` or `maximum` read as Draft 4 reads it when its exclusive keyword is a boolean (OpenAPI 3.0's form)."""
+    def check(validator, value, instance, schema):
+        if isinstance(schema.get(exclusive), bool):
+            yield from Draft4Validator.VALIDATORS[keyword](validator, value, instance, schema)
+        else:
+            yield from validator_class.VALIDATORS[keyword](validator, value, instance, schema)
+    return check
+
+
+def unless_boolean(check):
+    """A 2020-12 exclusive bound, passed over when it is OpenAPI 3.0's boolean (read by `minimum`/`maximum`)."""
+    def wrapped(validator, value, instance, schema):
+        if not isinstance(value, bool):
+            yield from check(validator, value, instance, schema)
+    return wrapped
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("document")
@@ -87,12 +85,23 @@ def main():
     parser.add_argument("--plain-discriminators", action="store_true",
                         help="read oneOf/anyOf/allOf as JSON Schema does, leaving the discriminator out (a document "
                              "whose discriminator values name no schema, as Spotify's)")
+    parser.add_argument("--3.0-keywords", dest="keywords30", action="store_true",
+                        help="read a 3.1 document's OpenAPI 3.0 keywords as 3.0 does: `nullable: true`, a boolean "
+                             "`exclusiveMinimum`/`exclusiveMaximum` (the server's --spec-tolerate 3.0-keywords)")
     options = parser.parse_args()
     path = pathlib.Path(options.document).resolve()
     root_uri = path.as_uri()
     spec = load(str(path))
     version = str(spec.get("openapi", ""))
     validator_class = OAS30Validator if version.startswith("3.0") else OAS31Validator
+    if options.keywords30 and validator_class is OAS31Validator:
+        # OAS30Validator's `type` lets null through where `nullable: true` is written; a boolean exclusive bound
+        # makes `minimum`/`maximum` exclusive, as Draft 4 (and OpenAPI 3.0) reads it.
+        validator_class = validators.extend(validator_class, {
+            "type": OAS30Validator.VALIDATORS["type"],
+            "minimum": bound("minimum", "exclusiveMinimum", validator_class), "maximum": bound("maximum", "exclusiveMaximum", validator_class),
+            "exclusiveMinimum": unless_boolean(validator_class.VALIDATORS["exclusiveMinimum"]),
+            "exclusiveMaximum": unless_boolean(validator_class.VALIDATORS["exclusiveMaximum"])})
     if options.plain_discriminators:
         validator_class = validators.extend(validator_class, {keyword: Draft4Validator.VALIDATORS[keyword]
                                                               for keyword in ("oneOf", "anyOf", "allOf")})
@@ -104,6 +113,9 @@ def main():
             operation = item.get(method)
             if not isinstance(operation, dict):
                 continue
+            # An operation written as a `$ref` to another file (DigitalOcean's, which OpenAPI does not allow) is read
+            # from there, as the server reads it.
+            operation, operation_base, operation_pointer = resolve(operation, item_base, f"{item_pointer}/{method}")
             target = template
             for piece in template.split("/"):
                 if piece.startswith("{") and piece.endswith("}"):
@@ -111,7 +123,8 @@ def main():
             for code, response in (operation.get("responses") or {}).items():
                 if code == "default" or not str(code)[:1].isdigit():
                     continue
-                response, base, pointer = resolve(response, item_base, f"{item_pointer}/{method}/responses/{escape(code)}")
+                response, base, pointer = resolve(response, operation_base,
+                                                  f"{operation_pointer}/responses/{escape(code)}")
                 media = ((response or {}).get("content") or {}).get("application/json")
                 if not isinstance(media, dict) or "schema" not in media:
                     continue

@@ -126,7 +126,23 @@ package struct JSONNumber: Sendable, Equatable {
         if let parsed, !parsed.contains(where: { $0 == "e" || $0 == "E" }), !parsed.hasSuffix("0") {
             return parsed
         }
+        if value.rounded() == value, abs(value) < 1e21 { return wholeDigits(value) }
         return value.description
+    }
+
+    /// A whole number below 10^21 as `JSON.stringify` prints it: its shortest digits, then zeros, never an exponent
+    /// (9223372036854776000, which a reader takes for an integer; `9.223372036854776e+18` it takes for a float).
+    private static func wholeDigits(_ value: Double) -> String {
+        let written = value.description
+        guard let e = written.firstIndex(of: "e"), let exponent = Int(written[written.index(after: e)...].drop { $0 == "+" }) else {
+            return written.hasSuffix(".0") ? String(written.dropLast(2)) : written
+        }
+        let mantissa = written[..<e]
+        let sign = mantissa.hasPrefix("-") ? "-" : ""
+        let parts = mantissa.drop { $0 == "-" }.split(separator: ".", omittingEmptySubsequences: false)
+        let fraction = parts.count > 1 && parts[1] != "0" ? String(parts[1]) : ""
+        let digits = String(parts[0]) + fraction
+        return sign + digits + String(repeating: "0", count: max(0, exponent - fraction.count))
     }
 }
 

@@ -12,6 +12,15 @@ import Testing
         #expect(String(decoding: value.jsonBytes, as: UTF8.self) == #"{"b":1,"a":[true,null,"x"],"c":9.99,"d":10,"e":-5}"#)
     }
 
+    /// Whole numbers past 2^53 as `JSON.stringify` prints them, digits below 10^21 and an exponent from there (digits
+    /// written without trailing zeros are kept as written).
+    @Test(arguments: [("9223372036854776000", "9223372036854776000"), ("-1.2e19", "-12000000000000000000"),
+                      ("12345678901234567", "12345678901234567"), ("1e20", "100000000000000000000"),
+                      ("1e21", "1e+21"), ("1.5e16", "15000000000000000")])
+    func largeWholeNumbersKeepTheirDigits(text: String, written: String) throws {
+        #expect(String(decoding: try JSONParser.parse(text).jsonBytes, as: UTF8.self) == written)
+    }
+
     @Test func decodesEscapesAndSurrogatePairs() throws {
         let value = try JSONParser.parse(#"["a\"b\\c\/d\n\u00e9\ud83d\ude00"]"#)
         #expect(value == .array([.string("a\"b\\c/d\né😀")]))

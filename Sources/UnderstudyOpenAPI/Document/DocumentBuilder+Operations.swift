@@ -70,6 +70,13 @@ extension DocumentBuilder {
             error(location, "a parameter needs 'name' and 'in' (path, query, header or cookie)")
             return nil
         }
+        // OpenAPI: a header parameter named Accept, Content-Type or Authorization "SHALL be ignored" (content
+        // negotiation, the request body and security say those). DigitalOcean's documents Accept with an enum that
+        // a client's `*/*` would break.
+        if place == .header, ["accept", "content-type", "authorization"].contains(name.lowercased()) {
+            warning(location, "header parameter '\(name)' is ignored, as OpenAPI says: the media types and security say it")
+            return nil
+        }
         // Each place has its own default style; `form` explodes by default.
         let defaultStyle = switch place {
         case .query, .cookie, .querystring: "form"

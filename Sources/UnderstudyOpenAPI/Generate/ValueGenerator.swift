@@ -97,13 +97,15 @@ struct GenerationRun {
         if let ref = node.ref, !hasOwnShape(node) { return value(ref, depth: depth, name: name) }
         if let dynamic = node.dynamicRef, !hasOwnShape(node) { return value(dynamic.target, depth: depth + 1, name: name) }
         if let constant = node.constValue { return constant }
+        // A schema's example is used only where it holds: DigitalOcean's logsink `config` gives as its example an
+        // object wrapped in another `config`, which no branch of its anyOf takes.
         if isStatic {
-            if let example = node.examples.first { return example }
+            if let example = node.examples.first, generator.isValid(example, against: index) { return example }
             if let fallback = node.defaultValue { return fallback }
             if let first = node.enumValues?.first { return first }
         } else {
             if let values = node.enumValues, !values.isEmpty { return random.pick(values) }
-            if let example = node.examples.first, random.chance(0.3) { return example }
+            if let example = node.examples.first, random.chance(0.3), generator.isValid(example, against: index) { return example }
         }
         if !node.allOf.isEmpty || node.ref != nil { return merged(node, index, depth: depth, name: name) }
         let branches = node.oneOf.isEmpty ? node.anyOf : node.oneOf

@@ -103,18 +103,21 @@ package final class MockEngine: Sendable {
         let candidates: [Int]
         var headers: [(name: String, value: String)] = []
         let problem: MockResponse
+        let reason: String
         switch failure {
         case .unauthorized(let challenges):
             candidates = [401]
             if !challenges.isEmpty { headers.append(("WWW-Authenticate", challenges.joined(separator: ", "))) }
-            problem = ProblemJSON.response("UNAUTHORIZED", title: "Unauthorized", status: 401,
-                                           detail: "the operation's security needs credentials the request does not carry", headers: headers)
+            reason = "the operation's security needs credentials the request does not carry"
+            problem = ProblemJSON.response("UNAUTHORIZED", title: "Unauthorized", status: 401, detail: reason, headers: headers)
         case .unsupportedMediaType(let detail):
             candidates = [415, 422, 400]
+            reason = detail
             problem = ProblemJSON.response("UNSUPPORTED_MEDIA_TYPE", title: "Unsupported Media Type", status: 415, detail: detail)
         case .invalid(let items):
             candidates = [422, 400]
             let detail = "the request does not match the document: " + items.prefix(3).map { "\($0.location.joined(separator: ".")): \($0.message)" }.joined(separator: "; ")
+            reason = detail
             problem = ProblemJSON.response("UNPROCESSABLE_ENTITY", title: "Unprocessable Entity", status: 422, detail: detail,
                                            validation: items)
         }
@@ -124,7 +127,20 @@ package final class MockEngine: Sendable {
         builder.ignoresAccept = true
         var response = builder.response(code: code, example: nil)
         response.headers += headers
+        // The document's own refusal says nothing of why (DigitalOcean's: "some error message"): the reason rides
+        // along in a header of the mock's own.
+        response.headers.append((Self.refusedHeader, Self.headerText(reason)))
         return response
+    }
+
+    /// Why the mock refused a request it answered with the document's own 4xx.
+    package static let refusedHeader = "X-Understudy-Refused"
+
+    /// `text` as one header line: control characters as spaces, at most 1,024 bytes.
+    private static func headerText(_ text: String) -> String {
+        var line = String(text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? " " : Character($0) })
+        while line.utf8.count > 1_024 { line = String(line.dropLast(1 + (line.utf8.count - 1_024) / 4)) }
+        return line
     }
 
     /// Whether `method` on `path` answers with an event stream (`text/event-stream`): its lowest 2xx has only that

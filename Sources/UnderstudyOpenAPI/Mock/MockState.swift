@@ -5,8 +5,9 @@ import UnderstudyLocking
 /// The collections a document implies, kept per session: a path with POST or GET (`/pets`) beside a path one
 /// parameter deeper (`/pets/{petId}`). POST stores what was sent with the fields the server sets (an id of the
 /// schema's type, times, the response's other read-only fields); GET returns what is stored (an id never seen is
-/// answered from the document, and kept); PUT and PATCH change it; DELETE makes it 404; the list shows it all, after
-/// the items the document's own list answer holds. Nothing is shared between sessions.
+/// answered from the document, and kept); PUT and PATCH change it; DELETE makes it 404 where the operation documents
+/// a 404; the list shows it all, after the items the document's own list answer holds. Nothing is shared between
+/// sessions.
 final class MockState: Sendable {
     enum Role: Sendable { case list, create, read, replace, update, delete }
 
@@ -18,7 +19,7 @@ final class MockState: Sendable {
         var parameter: String
     }
 
-    private let document: OpenAPIDocument
+    let document: OpenAPIDocument
     /// Each operation's collection (by its path) and role.
     private let roles: [Int: (collection: String, role: Role)]
     private let collections: [String: Collection]
@@ -40,6 +41,8 @@ final class MockState: Sendable {
         self.document = document
         var validator = SchemaValidator(graph: document.graph)
         validator.side = .response
+        // As the generator's: an id kept in the state that breaks its format (`uuid`) is not answered.
+        validator.assertsFormats = true
         self.validator = validator
         var roles: [Int: (String, Role)] = [:]
         var collections: [String: Collection] = [:]
@@ -117,14 +120,20 @@ final class MockState: Sendable {
             case .list:
                 return list(items.map(\.value), builder: builder)
             case .create:
-                guard case .object(let sent)? = body else { return nil }
+                guard case .object(let body)? = body else { return nil }
+                let sent = withoutWriteOnly(body, answering: builder.operation)
                 let item = created(sent, idField: idField(collection) ?? "id", existing: items, builder: builder)
                 items.append((Self.idText(item.id), item.value))
                 deleted.remove(Self.idText(item.id))
                 return shaped(item.value, builder: builder)
             case .read, .replace, .update, .delete:
                 guard let itemID else { return nil }
-                if deleted.contains(itemID) { return gone(itemID, builder: builder) }
+                if deleted.contains(itemID) {
+                    if builder.operation.response(forStatus: 404) != nil { return gone(builder) }
+                    // The operation documents no 404: the state never makes the mock answer a status its document
+                    // lacks (a client generated from it has no case for one), so the id reads as one never seen.
+                    deleted.remove(itemID)
+                }
                 let position = items.firstIndex { $0.id == itemID }
                 switch role {
                 case .read:
@@ -138,7 +147,8 @@ final class MockState: Sendable {
                     deleted.insert(itemID)
                     return nil
                 default:
-                    guard case .object(let sent)? = body else { return nil }
+                    guard case .object(let body)? = body else { return nil }
+                    let sent = withoutWriteOnly(body, answering: builder.operation)
                     let base = position.map { items[$0].value } ?? documentItem(collection, id: itemID, context: builder.context)
                         ?? .object(JSONObject())
                     let changed = role == .update ? merged(base, sent) : replaced(base, sent, idField: idField(collection))
@@ -176,7 +186,7 @@ final class MockState: Sendable {
     }
 
     /// The property names of an operation's first 2xx JSON response's object.
-    private func itemSchemaProperties(_ operation: OpenAPIOperation) -> [String]? {
+    func itemSchemaProperties(_ operation: OpenAPIOperation) -> [String]? {
         guard let response = operation.responses.first(where: { $0.code.hasPrefix("2") }),
               let schema = response.content.first(where: { MediaTypes.isJSON(MediaTypes.essence($0.type)) })?.schema else { return nil }
         var view = ObjectView()
@@ -254,16 +264,10 @@ final class MockState: Sendable {
         return validator.isValid(value, against: schema) ? stateful : documented
     }
 
-    /// 404 for an item that was deleted: the operation's own 404 when it has one, else a problem.
-    private func gone(_ id: String, builder: ResponseBuilder) -> MockResponse {
+    /// 404 for an item that was deleted, as the operation documents it.
+    private func gone(_ builder: ResponseBuilder) -> MockResponse {
         // The operation's 404, its 4XX or its default (which stands for any status), as a forced code would be.
-        if builder.operation.response(forStatus: 404) != nil {
-            return builder.response(code: 404, example: nil)
-        }
-        var response = ProblemJSON.response("NOT_FOUND", title: "Not Found", status: 404,
-                                            detail: "\(builder.operation.path) '\(id)' was deleted in this session")
-        response.operationID = builder.operation.id
-        return response
+        builder.response(code: 404, example: nil)
     }
 
     /// A new item: the create answer's body (the fields the server sets) under what was sent, with a new id.
@@ -274,26 +278,11 @@ final class MockState: Sendable {
             return nil
         } ?? JSONObject()
         for entry in sent.entries { item[entry.key] = entry.value }
-        let id = newID(like: item[field], existing: existing, seed: builder.context.seed)
+        let id = newID(like: item[field], schemas: idSchemas(field, of: builder.operation), existing: existing,
+                       seed: builder.context.seed)
         item[field] = id
         stamp(&item, now: builder.context.now, created: true)
         return (id, .object(item))
-    }
-
-    /// An id of the same type as `example`: the next whole number after those kept, or a seeded UUID.
-    private func newID(like example: JSONValue?, existing: [(id: String, value: JSONValue)], seed: UInt64) -> JSONValue {
-        if case .number? = example {
-            // The next after the highest id a JSON number holds exactly; ids past it (a client's) are passed over.
-            let highest = existing.compactMap { Int($0.id) }.filter { $0 < JSONNumber.largestExactInteger }.max() ?? 0
-            return .number(JSONNumber(max(highest, 0) + 1))
-        }
-        var random = SeededRandom(seed: seed).derived("id \(existing.count)")
-        let hex = (0..<16).map { _ in String(random.int(in: 0...15), radix: 16) }.joined()
-        if case .string(let text)? = example, text.count == 36, text.filter({ $0 == "-" }).count == 4 {
-            let characters = Array(hex + hex)
-            return .string([0..<8, 8..<12, 12..<16, 16..<20, 20..<32].map { String(characters[$0]) }.joined(separator: "-"))
-        }
-        return .string(String(hex.prefix(12)))
     }
 
     /// The document's answer for an item it has not kept, with `id` as its id.

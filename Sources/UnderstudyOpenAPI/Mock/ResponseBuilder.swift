@@ -76,11 +76,15 @@ struct ResponseBuilder {
                             operationID: operation.id)
     }
 
-    /// The body a media type implies: generated when asked to (`dynamic`), else its first example, else static.
+    /// The body a media type implies: generated when asked to (`dynamic`), else its first example that holds to its
+    /// schema, else static. (An example that does not hold was named at load; a client generated from the document
+    /// could not read it. `Prefer: example=` still asks for it by name.)
     func body(for media: OpenAPIMediaType, status: Int) -> JSONValue {
-        if !context.dynamic, let first = media.examples.first { return first.value }
         guard let schema = media.itemSchema ?? media.schema else { return media.examples.first?.value ?? .string("") }
         let generator = ValueGenerator(graph: document.graph, mode: context.dynamic ? .dynamic : .static)
+        if !context.dynamic, let first = media.examples.first(where: { media.itemSchema != nil || generator.isValid($0.value, against: schema) }) {
+            return first.value
+        }
         let random = SeededRandom(seed: context.seed).derived("\(operation.id) \(status) \(media.type)")
         if media.itemSchema != nil {
             // An event stream (3.2's itemSchema): a few items, each an event.
@@ -121,11 +125,17 @@ struct ResponseBuilder {
     }
 
     /// The response's headers, each its example or a value from its schema.
+    /// Headers the server writes itself, never from the document: Content-Type (OpenAPI says a documented one is
+    /// ignored) and those that frame the message or the connection (OpenAI's document gives `Transfer-Encoding` a
+    /// string schema; a generated `Transfer-Encoding: string` leaves a client unable to find the body's end).
+    static let framingHeaders: Set<String> = ["content-type", "content-length", "transfer-encoding", "connection",
+                                              "keep-alive", "upgrade", "trailer", "te", "proxy-connection"]
+
     private func responseHeaders(_ response: OpenAPIResponse?) -> [(name: String, value: String)] {
         guard let response else { return [] }
         var headers: [(name: String, value: String)] = []
         let generator = ValueGenerator(graph: document.graph, mode: context.dynamic ? .dynamic : .static)
-        for (name, header) in response.headers where name.lowercased() != "content-type" {
+        for (name, header) in response.headers where !Self.framingHeaders.contains(name.lowercased()) {
             var value = header.example
             if value == nil, let schema = header.schema {
                 let made = generator.made(for: schema, random: SeededRandom(seed: context.seed).derived("\(operation.id) header \(name)"))

@@ -16,11 +16,14 @@ package struct SpecRouter: Sendable {
             }
             byTemplate[operation.path]?.1[operation.method] = index
         }
-        // Stable: templates of the same shape keep the document's order.
+        // A template matches only paths of its length, so lengths may go in any order; within one, concrete
+        // segments first, and templates of the same shape keep the document's order. (Comparing lengths by the
+        // document's order instead was not a strict weak order: with enough templates the sort put DigitalOcean's
+        // /v2/droplets/{droplet_id} before /v2/droplets/autoscale.)
         routes = order.enumerated().sorted { left, right in
             let a = byTemplate[left.element]!.0.rank
             let b = byTemplate[right.element]!.0.rank
-            if a.count != b.count { return left.offset < right.offset }
+            if a.count != b.count { return a.count < b.count }
             return a == b ? left.offset < right.offset : a.lexicographicallyPrecedes(b)
         }.map { (byTemplate[$0.element]!.0, byTemplate[$0.element]!.1) }
         basePaths = document.basePaths.sorted { $0.count > $1.count }

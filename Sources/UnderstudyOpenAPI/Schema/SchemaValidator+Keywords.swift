@@ -115,11 +115,12 @@ extension SchemaEvaluation {
 
     func applyCombinations(_ node: SchemaNode, _ value: JSONValue, path: [String], collect: Bool,
                            into outcome: inout SchemaOutcome) {
-        // OpenAPI's discriminator picks the branch of `oneOf` or `anyOf` by the value of its property, so branches
-        // that overlap (one extends another through `allOf`) still tell the value's kind.
-        // A value that names no branch (documents whose branches tell themselves apart by an enum instead) is
-        // read as JSON Schema reads it.
-        if let discriminator = node.discriminator, !(node.oneOf.isEmpty && node.anyOf.isEmpty),
+        // OpenAPI 3.0's discriminator picks the branch of `oneOf` or `anyOf` by the value of its property, so
+        // branches that overlap (one extends another through `allOf`) still tell the value's kind. A value that names
+        // no branch (documents whose branches tell themselves apart by an enum instead) is read as JSON Schema reads
+        // it. From 3.1 the discriminator is a hint that "MUST NOT change the validation outcome": `oneOf` is read as
+        // JSON Schema reads it (openapi-schema-validator does the same), so a 3.1 body matching two branches fails.
+        if node.dialect == .openAPI30, let discriminator = node.discriminator, !(node.oneOf.isEmpty && node.anyOf.isEmpty),
            case .object(let object) = value, let name = object[discriminator.propertyName]?.stringValue,
            let branch = discriminated(name, discriminator, among: node.oneOf.isEmpty ? node.anyOf : node.oneOf) {
             var picked = node

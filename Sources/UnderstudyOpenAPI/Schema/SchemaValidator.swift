@@ -107,6 +107,10 @@ final class SchemaEvaluation {
             outcome.fail(SchemaViolation(path: path, keyword: "$ref", message: unresolved))
             return outcome
         }
+        // OpenAPI 3.0's `nullable: true` lets null through the whole schema, its `oneOf` and `allOf` too (OpenAI's
+        // `stop: {oneOf: […], nullable: true}`), as openapi-schema-validator reads it and schemathesis writes it
+        // (`anyOf: [schema, {type: null}]`).
+        if node.nullable, value == .null { return outcome }
         if let ref = node.ref {
             let target = evaluate(ref, value, path: path, collect: collect)
             merge(target, into: &outcome)

@@ -90,6 +90,9 @@ import UnderstudyJSON
                            body: #"{"name": "", "status": "lost"}"#)
         #expect(invalid.status == 422)
         #expect(MockFixtures.json(invalid)?["message"] == .string("invalid pet"))
+        // The document's body says nothing of why; the mock's header does.
+        let reason = invalid.headers.first { $0.name == MockEngine.refusedHeader }?.value ?? ""
+        #expect(reason.contains("body.name") && reason.contains("body.status"), "\(reason)")
     }
 
     @Test func aWrongMediaTypeIs415() {
@@ -126,5 +129,63 @@ import UnderstudyJSON
         let gone = send("/pets/1", method: "DELETE")
         #expect(gone.status == 204)
         #expect(gone.headers.contains { $0.name == "Deprecation" && $0.value == "true" })
+    }
+
+    @Test func headersThatFrameTheMessageAreNeverTakenFromTheDocument() throws {
+        // OpenAI's speech endpoint documents `Transfer-Encoding` with a string schema.
+        let text = #"""
+        {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {"/speech": {"post": {"responses": {"200": {
+          "description": "audio", "headers": {"Transfer-Encoding": {"schema": {"type": "string"}},
+            "Content-Length": {"schema": {"type": "integer"}}, "Connection": {"schema": {"type": "string"}},
+            "X-Request-Id": {"schema": {"type": "string", "example": "r1"}}},
+          "content": {"application/octet-stream": {"schema": {"type": "string", "format": "binary"}}}}}}}}}
+        """#
+        let engine = MockEngine(document: try DocumentLoader(readers: DocumentReaders()).load(try JSONParser.parse(text)), options: MockOptions())
+        let response = engine.respond(to: MockRequest(method: "POST", path: "/speech", rawQuery: nil, headers: [], body: []),
+                                      session: "test", seed: 7, now: 1_700_000_000)
+        let names = response.headers.map { $0.name.lowercased() }
+        #expect(response.status == 200)
+        #expect(names.contains("x-request-id"))
+        #expect(!names.contains("transfer-encoding") && !names.contains("content-length") && !names.contains("connection"))
+    }
+
+    @Test func headerParametersOpenAPISaysToIgnoreAreIgnored() throws {
+        // DigitalOcean's documents `Accept` as a header parameter with an enum.
+        let text = #"""
+        {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {"/apps": {"get": {
+          "parameters": [{"name": "Accept", "in": "header", "required": true, "schema": {"type": "string", "enum": ["application/json"]}},
+                         {"name": "X-Trace", "in": "header", "required": true, "schema": {"type": "string"}}],
+          "responses": {"200": {"description": "ok", "content": {"application/json": {"example": {"ok": true}}}},
+                        "422": {"description": "no", "content": {"application/json": {"example": {"message": "some error message"}}}}}}}}}
+        """#
+        let engine = MockEngine(document: try DocumentLoader(readers: DocumentReaders()).load(try JSONParser.parse(text)), options: MockOptions())
+        func send(_ headers: [(name: String, value: String)]) -> MockResponse {
+            engine.respond(to: MockRequest(method: "GET", path: "/apps", rawQuery: nil, headers: headers, body: []),
+                           session: "test", seed: 7, now: 1_700_000_000)
+        }
+        #expect(send([("Accept", "*/*"), ("X-Trace", "t")]).status == 200)
+        let refused = send([("Accept", "*/*")])
+        #expect(refused.status == 422)
+        #expect(refused.headers.first { $0.name == MockEngine.refusedHeader }?.value.contains("X-Trace") == true)
+    }
+
+    /// What schemathesis takes for valid and a 3.0 mock once refused: null where `nullable` sits beside a `oneOf`
+    /// (OpenAI's `stop`), and a number past a float's range for `format: float`.
+    @Test func nullableCompositionsAndLargeFloatsAreAccepted() throws {
+        let text = #"""
+        {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {"/runs": {"post": {
+          "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object", "properties": {
+            "stop": {"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}], "nullable": true},
+            "value": {"type": "number", "format": "float"}, "count": {"type": "integer", "format": "int32"}}}}}},
+          "responses": {"200": {"description": "ok", "content": {"application/json": {"example": {"ok": true}}}}}}}}}
+        """#
+        let engine = MockEngine(document: try DocumentLoader(readers: DocumentReaders()).load(try JSONParser.parse(text)), options: MockOptions())
+        func send(_ body: String) -> Int {
+            engine.respond(to: MockRequest(method: "POST", path: "/runs", rawQuery: nil, headers: [("Content-Type", "application/json")],
+                                           body: Array(body.utf8)), session: "test", seed: 7, now: 1_700_000_000).status
+        }
+        #expect(send(#"{"stop": null, "value": 6.135250440327487e+59}"#) == 200)
+        #expect(send(#"{"stop": 3}"#) == 422)
+        #expect(send(#"{"count": 4294967296}"#) == 422)
     }
 }

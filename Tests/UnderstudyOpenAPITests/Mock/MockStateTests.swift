@@ -69,4 +69,55 @@ import UnderstudyJSON
         engine.force(nil, operation: "getPet")
         #expect(send("/pets/1").status == 200)
     }
+
+    /// DigitalOcean's shape: items wrapped in a member (`{"domain": {…}}`), a `uuid` id with no example, and a
+    /// `writeOnly` field the create request carries.
+    @Test func wrappedItemsGetAnIdOfTheirFormatAndNeverEchoWriteOnlyFields() throws {
+        let text = #"""
+        {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {
+          "/domains": {
+            "get": {"responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object",
+              "properties": {"domains": {"type": "array", "items": {"$ref": "#/components/schemas/Domain"}}}}}}}}},
+            "post": {"requestBody": {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/Domain"}}}},
+              "responses": {"201": {"description": "ok", "content": {"application/json": {"schema": {"type": "object",
+                "properties": {"domain": {"$ref": "#/components/schemas/Domain"}}}}}}}}},
+          "/domains/{domain_id}": {"get": {"parameters": [{"name": "domain_id", "in": "path", "required": true, "schema": {"type": "string"}}],
+            "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object",
+              "properties": {"domain": {"$ref": "#/components/schemas/Domain"}}}}}}}}}},
+          "components": {"schemas": {"Domain": {"type": "object", "properties": {
+            "id": {"type": "string", "format": "uuid", "readOnly": true}, "name": {"type": "string"},
+            "ip_address": {"type": "string", "writeOnly": true}}}}}}
+        """#
+        let engine = MockEngine(document: try DocumentLoader(readers: DocumentReaders()).load(try JSONParser.parse(text)), options: MockOptions())
+        func send(_ path: String, method: String = "GET", body: String = "") -> JSONValue? {
+            MockFixtures.json(engine.respond(to: MockRequest(method: method, path: path, headers: [("Content-Type", "application/json")],
+                                                             body: Array(body.utf8)), session: "s", seed: 5, now: 1_700_000_000))
+        }
+        let created = try #require(send("/domains", method: "POST", body: #"{"name": "example.com", "ip_address": "192.0.2.1"}"#)?["domain"])
+        let id = try #require(created["id"]?.stringValue)
+        #expect(id.count == 36 && id.filter { $0 == "-" }.count == 4, "\(id)")
+        #expect(created["name"] == .string("example.com"))
+        #expect(created["ip_address"] == nil)
+        let listed = send("/domains")?["domains"]?.arrayValue ?? []
+        #expect(listed.contains { $0["id"]?.stringValue == id && $0["ip_address"] == nil })
+        #expect(send("/domains/\(id)")?["domain"]?["name"] == .string("example.com"))
+    }
+
+    /// OpenAI's shape: item operations that document no 404. Deleting never makes the mock answer one.
+    @Test func aDeletedItemIsNot404WhereTheDocumentHasNoneToGive() throws {
+        let text = #"""
+        {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {
+          "/things": {"get": {"responses": {"200": {"description": "ok", "content": {"application/json": {"example": [{"id": "t1"}]}}}}}},
+          "/things/{id}": {"parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}],
+            "get": {"responses": {"200": {"description": "ok", "content": {"application/json": {"example": {"id": "t1"}}}}}},
+            "delete": {"responses": {"204": {"description": "gone"}}}}}}
+        """#
+        let engine = MockEngine(document: try DocumentLoader(readers: DocumentReaders()).load(try JSONParser.parse(text)), options: MockOptions())
+        func send(_ method: String, _ path: String) -> Int {
+            engine.respond(to: MockRequest(method: method, path: path, headers: [], body: []), session: "s", seed: 5, now: 1_700_000_000).status
+        }
+        #expect(send("DELETE", "/things/t1") == 204)
+        #expect(send("GET", "/things/t1") == 200)
+        #expect(send("DELETE", "/things/t1") == 204)
+    }
 }
