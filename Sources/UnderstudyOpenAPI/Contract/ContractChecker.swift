@@ -30,14 +30,14 @@ package struct ContractChecker: Sendable {
     }
 
     /// The operation `method` on `path` reaches, if any.
-    package func operation(method: String, path: String) -> OpenAPIOperation? {
-        guard case .operation(let index, _) = router.route(method: method, path: path) else { return nil }
+    package func operation(method: String, path: String, query: String? = nil) -> OpenAPIOperation? {
+        guard case .operation(let index, _) = router.route(method: method, path: path, query: query) else { return nil }
         return document.operations[index]
     }
 
     /// What is wrong with a request, and the id of the operation it reaches (nil: none, which is itself a violation).
     package func check(_ request: MockRequest) -> (operationID: String?, violations: [ContractViolation]) {
-        switch router.route(method: request.method, path: request.path) {
+        switch router.route(method: request.method, path: request.path, query: request.rawQuery) {
         case .notFound:
             return (nil, [ContractViolation(.request, location: ["request", "path"], keyword: "operation",
                                             message: "no operation of the document has the path \(request.path)")])

@@ -31,7 +31,7 @@ package final class MockEngine: Sendable {
     package func respond(to request: MockRequest, session: String? = nil, seed: UInt64 = 1, now: Double = Date().timeIntervalSince1970) -> MockResponse {
         let index: Int
         let parameters: [String: String]
-        switch router.route(method: request.method, path: request.path) {
+        switch router.route(method: request.method, path: request.path, query: request.rawQuery) {
         case .operation(let found, let captured):
             index = found
             parameters = captured
@@ -86,7 +86,7 @@ package final class MockEngine: Sendable {
     /// a status fault answers with on a document's route, so a client generated from the document can read it. Nil
     /// when no operation matches or it documents nothing for the status.
     package func documented(status: Int, for request: MockRequest, seed: UInt64 = 1) -> MockResponse? {
-        guard case .operation(let index, _) = router.route(method: request.method, path: request.path) else { return nil }
+        guard case .operation(let index, _) = router.route(method: request.method, path: request.path, query: request.rawQuery) else { return nil }
         let operation = document.operations[index]
         guard operation.response(forStatus: status) != nil else { return nil }
         let context = MockContext(seed: seed, dynamic: options.dynamic, now: Date().timeIntervalSince1970)

@@ -8,19 +8,26 @@ import UnderstudyJSON
 struct ParameterDecoder {
     let graph: SchemaGraph
 
-    /// The schema's own types, through bare references.
+    /// The types a schema takes: its own, else those of everything it refers to or combines (every branch of a
+    /// `oneOf`, OpenAI's `n: {anyOf: [{type: integer}, {type: "null"}]}`), with null where `nullable` says so.
     func types(_ schema: Int?) -> JSONTypes {
-        guard var index = schema else { return .string }
-        for _ in 0..<16 {
-            let node = graph.nodes[index]
-            if let types = node.types { return types }
-            if !node.properties.isEmpty { return .object }
-            if node.items != nil { return .array }
-            if let ref = node.ref { index = ref; continue }
-            if let first = (node.allOf + node.oneOf + node.anyOf).first { index = first; continue }
-            return .string
+        guard let schema else { return .string }
+        var seen: Set<Int> = []
+        let found = collectTypes(schema, depth: 0, seen: &seen)
+        return found.isEmpty || found == .null ? found.union(.string) : found
+    }
+
+    private func collectTypes(_ index: Int, depth: Int, seen: inout Set<Int>) -> JSONTypes {
+        guard depth < 16, seen.insert(index).inserted else { return [] }
+        let node = graph.nodes[index]
+        var found: JSONTypes = node.nullable ? .null : []
+        if let types = node.types { return found.union(types) }
+        if !node.properties.isEmpty { return found.union(.object) }
+        if node.items != nil { return found.union(.array) }
+        for next in (node.ref.map { [$0] } ?? []) + node.allOf + node.oneOf + node.anyOf {
+            found.formUnion(collectTypes(next, depth: depth + 1, seen: &seen))
         }
-        return .string
+        return found
     }
 
     /// The item schema of an array schema, and the property schemas of an object schema, through bare references.

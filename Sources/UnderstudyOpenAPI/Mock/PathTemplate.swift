@@ -16,10 +16,15 @@ package struct PathTemplate: Sendable {
 
     package let template: String
     let segments: [Segment]
+    /// Query pairs the template itself writes (OpenAI's `/responses?beta=true` beside `/responses`, which OpenAPI
+    /// does not allow and OpenAI's clients rely on): a request must carry each to match; a bare name, any value.
+    let query: [(name: String, value: String?)]
 
     package init(_ template: String) {
         self.template = template
-        segments = template.split(separator: "/", omittingEmptySubsequences: true).map { word in
+        let parts = template.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        query = parts.count > 1 ? Self.pairs(parts[1]).map { ($0.name, $0.value) } : []
+        segments = parts[0].split(separator: "/", omittingEmptySubsequences: true).map { word in
             guard word.contains("{") else { return .literal(String(word)) }
             var pieces: [Piece] = []
             var rest = Substring(word)
@@ -30,6 +35,23 @@ package struct PathTemplate: Sendable {
             }
             if !rest.isEmpty { pieces.append(.text(String(rest))) }
             return .pattern(pieces)
+        }
+    }
+
+    /// Whether a request's query carries every pair the template writes.
+    func accepts(query raw: String?) -> Bool {
+        guard !query.isEmpty else { return true }
+        let sent = raw.map { Self.pairs(Substring($0)) } ?? []
+        return query.allSatisfy { wanted in
+            sent.contains { $0.name == wanted.name && (wanted.value == nil || $0.value == wanted.value) }
+        }
+    }
+
+    private static func pairs(_ text: Substring) -> [(name: String, value: String?)] {
+        text.split(separator: "&").map { pair in
+            let halves = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let decode = { (part: Substring) in String(part).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(part) }
+            return (decode(halves[0]), halves.count > 1 ? decode(halves[1]) : nil)
         }
     }
 

@@ -142,7 +142,7 @@ struct RequestValidator {
     }
 
     /// Form fields as the object the schema describes: each property's text read as its type, repeated names as
-    /// arrays.
+    /// arrays, a required array that is absent as the empty one.
     private func form(_ pairs: [(name: String, value: String)], schema: Int?) -> JSONValue {
         var node = schema.map { document.graph.nodes[$0] }
         if let ref = node?.ref { node = document.graph.nodes[ref] }
@@ -169,6 +169,13 @@ struct RequestValidator {
             } else {
                 entries.append(JSONObject.Entry(key: name, value: parsed))
             }
+        }
+        // A form writes an array as one field per item, so an empty one is no field at all: a required property
+        // that may be an array and is absent is read as [] (its minItems still holds it to more). OpenAI's image
+        // edit takes `image` as one file or an array of them; schemathesis sends the empty array as nothing.
+        for name in node?.required ?? [] where !entries.contains(where: { $0.key == name }) {
+            let property = node?.properties.first { $0.name == name }?.schema
+            if property != nil, decoder.types(property).contains(.array) { entries.append(JSONObject.Entry(key: name, value: .array([]))) }
         }
         return .object(JSONObject(entries))
     }

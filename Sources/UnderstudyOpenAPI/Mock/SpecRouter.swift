@@ -24,7 +24,10 @@ package struct SpecRouter: Sendable {
             let a = byTemplate[left.element]!.0.rank
             let b = byTemplate[right.element]!.0.rank
             if a.count != b.count { return a.count < b.count }
-            return a == b ? left.offset < right.offset : a.lexicographicallyPrecedes(b)
+            guard a == b else { return a.lexicographicallyPrecedes(b) }
+            // A template that also asks for query pairs (`/responses?beta=true`) before the same path without.
+            let (qa, qb) = (byTemplate[left.element]!.0.query.count, byTemplate[right.element]!.0.query.count)
+            return qa != qb ? qa > qb : left.offset < right.offset
         }.map { (byTemplate[$0.element]!.0, byTemplate[$0.element]!.1) }
         basePaths = document.basePaths.sorted { $0.count > $1.count }
     }
@@ -38,12 +41,12 @@ package struct SpecRouter: Sendable {
         case notFound
     }
 
-    package func route(method: String, path: String) -> Match {
+    package func route(method: String, path: String, query: String? = nil) -> Match {
         var allowed: [String] = []
         for candidate in candidates(path) {
             let segments = candidate.split(separator: "/", omittingEmptySubsequences: true)
             for route in routes {
-                guard let parameters = route.template.match(segments) else { continue }
+                guard let parameters = route.template.match(segments), route.template.accepts(query: query) else { continue }
                 if let index = route.operations[method] ?? (method == "HEAD" ? route.operations["GET"] : nil) {
                     return .operation(index, parameters: parameters)
                 }

@@ -188,4 +188,49 @@ import UnderstudyJSON
         #expect(send(#"{"stop": 3}"#) == 422)
         #expect(send(#"{"count": 4294967296}"#) == 422)
     }
+
+    /// Form fields are text: each is read as the type its schema takes, through `anyOf` branches and `nullable`
+    /// (OpenAI's image variations `n` and transcription `stream`).
+    @Test func formFieldsAreReadAsTheirSchemasTypesThroughCompositions() throws {
+        let text = #"""
+        {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {"/variations": {"post": {
+          "requestBody": {"required": true, "content": {"multipart/form-data": {"schema": {"type": "object", "properties": {
+            "n": {"anyOf": [{"type": "integer", "minimum": 1}, {"type": "string", "enum": ["auto"]}]},
+            "stream": {"type": "boolean", "nullable": true}, "size": {"type": "string", "nullable": true}}}}}},
+          "responses": {"200": {"description": "ok", "content": {"application/json": {"example": {"ok": true}}}}}}}}}
+        """#
+        let engine = MockEngine(document: try DocumentLoader(readers: DocumentReaders()).load(try JSONParser.parse(text)), options: MockOptions())
+        func send(_ fields: [(String, String)]) -> MockResponse {
+            let body = fields.map { "--b\r\nContent-Disposition: form-data; name=\"\($0.0)\"\r\n\r\n\($0.1)\r\n" }.joined() + "--b--\r\n"
+            return engine.respond(to: MockRequest(method: "POST", path: "/variations", rawQuery: nil,
+                                                  headers: [("Content-Type", "multipart/form-data; boundary=b")], body: Array(body.utf8)),
+                                  session: "test", seed: 7, now: 1_700_000_000)
+        }
+        let accepted = send([("n", "2"), ("stream", "false"), ("size", "null")])
+        #expect(accepted.status == 200, "\(accepted.headers)")
+        #expect(send([("n", "auto"), ("stream", "null")]).status == 200)
+        #expect(send([("n", "0")]).status == 422)
+    }
+
+    /// An empty array is no field at all in a form: OpenAI's image edit requires `image`, a file or an array of them.
+    @Test func aRequiredArrayAbsentFromAFormIsEmpty() throws {
+        let text = #"""
+        {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {"/edits": {"post": {
+          "requestBody": {"required": true, "content": {"multipart/form-data": {"schema": {"type": "object", "required": ["image", "prompt"],
+            "properties": {"prompt": {"type": "string"}, "image": {"anyOf": [{"type": "string", "format": "binary"},
+              {"type": "array", "maxItems": 16, "items": {"type": "string", "format": "binary"}}]},
+              "files": {"type": "array", "minItems": 1, "items": {"type": "string"}}}}}}},
+          "responses": {"200": {"description": "ok", "content": {"application/json": {"example": {"ok": true}}}}}}}}}
+        """#
+        let engine = MockEngine(document: try DocumentLoader(readers: DocumentReaders()).load(try JSONParser.parse(text)), options: MockOptions())
+        let body = "--b\r\nContent-Disposition: form-data; name=\"prompt\"\r\n\r\notter\r\n--b--\r\n"
+        let response = engine.respond(to: MockRequest(method: "POST", path: "/edits", rawQuery: nil,
+                                                      headers: [("Content-Type", "multipart/form-data; boundary=b")], body: Array(body.utf8)),
+                                      session: "test", seed: 7, now: 1_700_000_000)
+        #expect(response.status == 200, "\(response.headers)")
+        let missingPrompt = engine.respond(to: MockRequest(method: "POST", path: "/edits", rawQuery: nil,
+                                                           headers: [("Content-Type", "multipart/form-data; boundary=b")], body: Array("--b--\r\n".utf8)),
+                                           session: "test", seed: 7, now: 1_700_000_000)
+        #expect(missingPrompt.status == 422)
+    }
 }

@@ -42,4 +42,18 @@ import UnderstudyJSON
             #expect(document.operations[index].id == expected, "\(path)")
         }
     }
+
+    /// OpenAI's `/responses?beta=true` beside `/responses`: a path key's own query pairs pick the operation.
+    @Test func aTemplatesQueryPairsPickItsOperation() throws {
+        let (router, document) = try router(["/responses", "/responses?beta=true", "/responses/{id}"])
+        func reached(_ path: String, _ query: String?) -> String? {
+            guard case .operation(let index, _) = router.route(method: "GET", path: path, query: query) else { return nil }
+            return document.operations[index].id
+        }
+        #expect(reached("/responses", nil) == "/responses")
+        #expect(reached("/responses", "limit=2") == "/responses")
+        #expect(reached("/responses", "limit=2&beta=true") == "/responses?beta=true")
+        #expect(reached("/responses", "beta=false") == "/responses")
+        #expect(reached("/responses/r1", "beta=true") == "/responses/{id}")
+    }
 }
