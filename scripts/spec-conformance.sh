@@ -135,6 +135,10 @@ for document in $DOCUMENTS; do
         # sends the first expecting a refusal (ST201). The server reads an empty value as the empty array, as
         # OpenAPI's style examples write one. The other checks of the invalid pass (no 5xx, no crash) still run.
         */asana_oas.yaml) NEGATIVE_EXCLUDE=$NEGATIVE_EXCLUDE,negative_data_rejection ;;
+        # OpenAI's multipart bodies: a form carries text, so the boolean false schemathesis sends for a string field
+        # arrives as "false", a valid string (ST201); an empty `openai-beta:` header is the empty array its items'
+        # enum allows. The same bytes cannot be refused and accepted both; the other checks still run.
+        openai-openai-openapi/openapi.yaml) NEGATIVE_EXCLUDE=$NEGATIVE_EXCLUDE,negative_data_rejection ;;
     esac
     if ! timeout 1800 "$VENV/bin/schemathesis" --config-file scripts/spec-schemathesis.toml run "$schema" --url "$URL" \
             --seed "$SEED" --max-examples "$EXAMPLES" --workers 1 --mode positive "${AUTH[@]}" "${POSITIVE[@]}" \

@@ -69,6 +69,14 @@ def bound(keyword, exclusive, validator_class):
     return check
 
 
+def unless_nullable_null(check):
+    """A keyword passed over for null where the schema says `nullable: true` (OpenAPI 3.0's reading)."""
+    def wrapped(validator, value, instance, schema):
+        if not (instance is None and schema.get("nullable") is True):
+            yield from check(validator, value, instance, schema)
+    return wrapped
+
+
 def unless_boolean(check):
     """A 2020-12 exclusive bound, passed over when it is OpenAPI 3.0's boolean (read by `minimum`/`maximum`)."""
     def wrapped(validator, value, instance, schema):
@@ -95,16 +103,22 @@ def main():
     version = str(spec.get("openapi", ""))
     validator_class = OAS30Validator if version.startswith("3.0") else OAS31Validator
     if options.keywords30 and validator_class is OAS31Validator:
-        # OAS30Validator's `type` lets null through where `nullable: true` is written; a boolean exclusive bound
-        # makes `minimum`/`maximum` exclusive, as Draft 4 (and OpenAPI 3.0) reads it.
+        # `type` lets null through where `nullable: true` is written (3.1's "null" type still read); a boolean
+        # exclusive bound makes `minimum`/`maximum` exclusive, as Draft 4 (and OpenAPI 3.0) reads it.
         validator_class = validators.extend(validator_class, {
-            "type": OAS30Validator.VALIDATORS["type"],
+            "type": unless_nullable_null(validator_class.VALIDATORS["type"]),
             "minimum": bound("minimum", "exclusiveMinimum", validator_class), "maximum": bound("maximum", "exclusiveMaximum", validator_class),
             "exclusiveMinimum": unless_boolean(validator_class.VALIDATORS["exclusiveMinimum"]),
             "exclusiveMaximum": unless_boolean(validator_class.VALIDATORS["exclusiveMaximum"])})
     if options.plain_discriminators:
         validator_class = validators.extend(validator_class, {keyword: Draft4Validator.VALIDATORS[keyword]
                                                               for keyword in ("oneOf", "anyOf", "allOf")})
+    if options.keywords30 and version.startswith("3.1"):
+        # `nullable: true` lets null through the whole schema, its compositions, `$ref` and `enum` too, as the
+        # server reads it (schemathesis writes it as anyOf [schema, {type: null}]).
+        validator_class = validators.extend(validator_class, {
+            keyword: unless_nullable_null(validator_class.VALIDATORS[keyword])
+            for keyword in ("$ref", "allOf", "anyOf", "oneOf", "enum", "const", "not") if keyword in validator_class.VALIDATORS})
     registry = Registry(retrieve=retrieve).with_resource(root_uri, Resource.from_contents(spec, default_specification=DRAFT202012))
     checked = failures = 0
     for template, item in (spec.get("paths") or {}).items():

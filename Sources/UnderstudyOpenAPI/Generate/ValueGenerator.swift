@@ -199,7 +199,24 @@ struct GenerationRun {
     /// one.
     private mutating func branch(_ node: SchemaNode, _ branches: [Int], depth: Int, name: String) -> JSONValue {
         let offset = isStatic ? 0 : random.int(in: 0...(branches.count - 1))
-        let chosen = branches[offset]
+        // (A 3.0 discriminator picks the branch that validates: there the others may hold too.)
+        let picksByDiscriminator = node.dialect == .openAPI30 && node.discriminator != nil
+        guard !node.oneOf.isEmpty, branches.count > 1, !picksByDiscriminator else {
+            return branch(node, branches[offset], depth: depth, name: name)
+        }
+        // `oneOf` wants exactly one branch to hold: a value that also holds for another (OpenAI's diarized
+        // transcription is a plain one too, whose only requirement is `text`) is made again from the next branch.
+        var first: JSONValue?
+        for step in 0..<min(branches.count, 4) {
+            let made = branch(node, branches[(offset + step) % branches.count], depth: depth, name: name)
+            let generator = self.generator
+            if branches.lazy.filter({ generator.isValid(made, against: $0) }).prefix(2).count == 1 { return made }
+            first = first ?? made
+        }
+        return first ?? .null
+    }
+
+    private mutating func branch(_ node: SchemaNode, _ chosen: Int, depth: Int, name: String) -> JSONValue {
         var made = value(chosen, depth: depth, name: name)
         // The discriminator names the branch: by the mapping, else by the schema's name. A branch that sets the
         // property itself (an enum of one) keeps its own value.
