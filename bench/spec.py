@@ -7,6 +7,8 @@
 - Serving: a document route answering its example (`GET /pets/mine`) against `GET /products/1` of a DummyJSON
   server, in the same run, interleaved rounds; and the server's CPU per request for what the mock does past the
   fast path: an example, generated data, and a validated JSON body.
+- Contract checks: the cost per proxied exchange of holding an upstream to a document (`--upstream` with `--spec`),
+  next to the proxy without it.
 
 Used by bench.py (the full run and `--spec-only`), which hands over its helpers (`common`: log, free_port,
 http_status, stop_process, wrk, Server); reads ../shared/conformance/openapi.
@@ -154,6 +156,36 @@ def serving_figures(common, binary, directory, rounds, seconds):
         dummy.stop()
 
 
+CONTRACT_DOCUMENT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "openapi", "openapi.yaml")
+
+
+def contract_figures(common, binary, rounds, seconds):
+    """The contract check's cost per proxied exchange: GET /products/1 through `--upstream` alone and through
+    `--upstream --spec openapi/openapi.yaml` (every request and reply checked, the reply held whole), both in front
+    of one DummyJSON Understudy, interleaved rounds at c32; req/s and the proxy's CPU per request."""
+    upstream = common.Server("upstream", [binary, "--port", "0", "--quiet"])
+    plain = common.Server("proxy", [binary, "--port", "0", "--quiet", "--upstream", upstream.url])
+    checked = common.Server("checking proxy", [binary, "--port", "0", "--quiet", "--upstream", upstream.url,
+                                               "--spec", CONTRACT_DOCUMENT])
+    try:
+        for server in (plain, checked):
+            common.wrk(server, "/products/1", 32, 1)
+        cells = {"plain": [], "checked": []}
+        for index in range(rounds):
+            order = [("plain", plain), ("checked", checked)]
+            if index % 2:
+                order.reverse()
+            for name, server in order:
+                cells[name].append(common.wrk(server, "/products/1", 32, seconds))
+        median = {name: {key: statistics.median(cell[key] for cell in runs) for key in ("rps", "cpu_us")}
+                  for name, runs in cells.items()}
+        median["ok"] = all(cell.get("non2xx", 0) == 0 for runs in cells.values() for cell in runs)
+        return median
+    finally:
+        for server in (checked, plain, upstream):
+            server.stop()
+
+
 def figures(common, binary, openapi, quick):
     """Every figure, and the report's rows (figure, target, measured, verdict)."""
     runs = 1 if quick else 3
@@ -170,6 +202,9 @@ def figures(common, binary, openapi, quick):
     common.log("a document's route against /products/1:")
     serving = serving_figures(common, binary, directory, 3 if quick else 7, 1 if quick else 3)
     common.log(f"  {serving}")
+    common.log("the contract check per proxied exchange:")
+    contract = contract_figures(common, binary, 3 if quick else 7, 1 if quick else 3)
+    common.log(f"  {contract}")
     rows = []
     for name, bar in LOAD_BAR_MS.items():
         row = loads[name]
@@ -186,4 +221,10 @@ def figures(common, binary, openapi, quick):
     cost = serving["cpu_us"]
     rows.append(("Server CPU per request past the fast path (c8): an example, generated data (3 pets), a validated body",
                  "measured", f"{cost['example']:.0f} / {cost['generated']:.0f} / {cost['validated']:.0f} µs", "—"))
-    return {"loads": loads, "tenfold_ms": tenfold_ms, "first_ms": first, "serving": serving}, rows
+    plain, checked = contract["plain"], contract["checked"]
+    rows.append(("Contract check per proxied exchange (`--upstream` + `--spec openapi/openapi.yaml` vs `--upstream`, "
+                 "GET /products/1, c32)", "measured",
+                 f"{checked['rps']:,.0f} vs {plain['rps']:,.0f} req/s ({checked['rps'] / plain['rps']:.2f}×); proxy CPU "
+                 f"{checked['cpu_us']:.0f} vs {plain['cpu_us']:.0f} µs/req (+{checked['cpu_us'] - plain['cpu_us']:.0f})",
+                 "—" if contract["ok"] else "FAIL (non-2xx)"))
+    return {"loads": loads, "tenfold_ms": tenfold_ms, "first_ms": first, "serving": serving, "contract": contract}, rows
