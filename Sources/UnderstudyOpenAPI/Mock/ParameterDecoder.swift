@@ -30,6 +30,21 @@ struct ParameterDecoder {
         return found
     }
 
+    /// The item schema of an array the schema takes, through references and every `allOf`/`oneOf`/`anyOf` branch
+    /// (OpenAI's `keywords: {anyOf: [{type: array, items: {type: string}}, {type: "null"}]}`).
+    func itemSchema(_ schema: Int?) -> Int? {
+        guard let schema else { return nil }
+        var pending = [schema]
+        var seen: Set<Int> = []
+        while let index = pending.popLast(), seen.count < 64 {
+            guard seen.insert(index).inserted else { continue }
+            let node = graph.nodes[index]
+            if let items = node.items { return items }
+            pending += (node.ref.map { [$0] } ?? []) + node.allOf + node.oneOf + node.anyOf
+        }
+        return nil
+    }
+
     /// The item schema of an array schema, and the property schemas of an object schema, through bare references.
     private func resolved(_ schema: Int?) -> SchemaNode? {
         guard var index = schema else { return nil }

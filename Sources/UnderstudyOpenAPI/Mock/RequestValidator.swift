@@ -149,9 +149,16 @@ struct RequestValidator {
         var entries: [JSONObject.Entry] = []
         for (name, value) in pairs {
             let property = node?.properties.first { $0.name == name }?.schema
+            let types = decoder.types(property)
             let parsed: JSONValue
-            if decoder.types(property).contains(.object) || decoder.types(property).contains(.array) {
-                parsed = (try? JSONParser.parse(value)) ?? decoder.scalar(value, property)
+            if types.contains(.object) || types.contains(.array), value.first == "{" || value.first == "[",
+               let json = try? JSONParser.parse(value) {
+                // A part holding the whole value as JSON (a `session` object).
+                parsed = json
+            } else if types.contains(.array), let item = decoder.itemSchema(property) {
+                // One item of an array written a part per item: read as the item's type (a `keywords` part "true"
+                // is the string an array of strings holds).
+                parsed = decoder.scalar(value, item)
             } else {
                 parsed = decoder.scalar(value, property)
             }

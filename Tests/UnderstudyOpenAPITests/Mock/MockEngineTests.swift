@@ -196,7 +196,8 @@ import UnderstudyJSON
         {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {"/variations": {"post": {
           "requestBody": {"required": true, "content": {"multipart/form-data": {"schema": {"type": "object", "properties": {
             "n": {"anyOf": [{"type": "integer", "minimum": 1}, {"type": "string", "enum": ["auto"]}]},
-            "stream": {"type": "boolean", "nullable": true}, "size": {"type": "string", "nullable": true}}}}}},
+            "stream": {"type": "boolean", "nullable": true}, "size": {"type": "string", "nullable": true},
+            "keywords": {"type": "array", "nullable": true, "items": {"type": "string"}}}}}}},
           "responses": {"200": {"description": "ok", "content": {"application/json": {"example": {"ok": true}}}}}}}}}
         """#
         let engine = MockEngine(document: try DocumentLoader(readers: DocumentReaders()).load(try JSONParser.parse(text)), options: MockOptions())
@@ -209,6 +210,9 @@ import UnderstudyJSON
         let accepted = send([("n", "2"), ("stream", "false"), ("size", "null")])
         #expect(accepted.status == 200, "\(accepted.headers)")
         #expect(send([("n", "auto"), ("stream", "null")]).status == 200)
+        // Each part of an array is one item, read as the item's type: "true" and "0" are strings here.
+        let keywords = send([("keywords", "true"), ("keywords", "0"), ("keywords", "otter")])
+        #expect(keywords.status == 200, "\(keywords.headers)")
         #expect(send([("n", "0")]).status == 422)
     }
 
