@@ -80,7 +80,7 @@ for document in $DOCUMENTS; do
         # A known gap, served stateless here: the state answers with what a client wrote, checked against the
         # response's schema by the mock's own validator, and fuzzing DigitalOcean writes values that check lets
         # through and schemathesis's does not (-3.2352169569118015e+37 for an integer udp_timeout_seconds; firewall
-        # rules whose `ports` a response's anyOf refuses). Its state is exercised at 3 examples; the others' in full.
+        # rules whose `ports` a response's anyOf refuses). The other documents run with their state.
         */DigitalOcean-public.v2.yaml) SERVE=(--stateless) ;;
     esac
     start "$path" "${SERVE[@]}"
