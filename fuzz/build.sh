@@ -29,18 +29,26 @@ swiftc "${common[@]}" -module-name UnderstudyFaultSpec -emit-module -emit-module
 swiftc "${common[@]}" -module-name UnderstudyRecording -I "$out/modules" -emit-module \
   -emit-module-path "$out/modules/UnderstudyRecording.swiftmodule" \
   -wmo -c $(find Sources/UnderstudyRecording -name '*.swift' | sort) -o "$out/UnderstudyRecording.o"
+# The OpenAPI mock and the YAML reader `--spec` loads documents with (libfyaml through CFYAML's module map).
+swiftc "${common[@]}" -module-name UnderstudyOpenAPI -I "$out/modules" -emit-module \
+  -emit-module-path "$out/modules/UnderstudyOpenAPI.swiftmodule" \
+  -wmo -c $(find Sources/UnderstudyOpenAPI -name '*.swift' | sort) -o "$out/UnderstudyOpenAPI.o"
+swiftc "${common[@]}" -module-name UnderstudyYAML -I "$out/modules" -I Sources/CFYAML \
+  $(pkg-config --cflags-only-I libfyaml | sed 's/-I/-Xcc -I/g') -emit-module \
+  -emit-module-path "$out/modules/UnderstudyYAML.swiftmodule" \
+  -wmo -c $(find Sources/UnderstudyYAML -name '*.swift' | sort) -o "$out/UnderstudyYAML.o"
 # The control room's files as SwiftPM's embedInCode compiles them into Understudy (`PackageResources`), from the
 # debug build `make fuzz` runs first.
 resources=.build/debug/Understudy.build/DerivedSources/embedded_resources.swift
 [ -f "$resources" ] || { echo "fuzz: $resources is missing (swift build --product understudy first)" >&2; exit 1; }
 swiftc "${common[@]}" -module-name FuzzServer -I "$out/modules" "$out/UnderstudyLocking.o" "$out/UnderstudyJSON.o" \
-  "$out/UnderstudyFaultSpec.o" "$out/UnderstudyRecording.o" \
-  -I Sources/CLibevent -I Sources/CCrypto -I Sources/COpenSSL -I Sources/CLibeventOpenSSL \
+  "$out/UnderstudyFaultSpec.o" "$out/UnderstudyRecording.o" "$out/UnderstudyOpenAPI.o" "$out/UnderstudyYAML.o" \
+  -I Sources/CFYAML -I Sources/CLibevent -I Sources/CCrypto -I Sources/COpenSSL -I Sources/CLibeventOpenSSL \
   -I Sources/CHeaderLines/include -I Sources/CByteSearch/include \
-  $(pkg-config --cflags-only-I libevent libevent_openssl libssl libcrypto | sed 's/-I/-Xcc -I/g') "${c_objects[@]}" \
+  $(pkg-config --cflags-only-I libevent libevent_openssl libssl libcrypto libfyaml | sed 's/-I/-Xcc -I/g') "${c_objects[@]}" \
   $(find Sources/Understudy -name '*.swift' | sort) "$resources" fuzz/ServerEntry.swift fuzz/FaultSpecTarget.swift \
   fuzz/QueryTarget.swift fuzz/FixturesTarget.swift \
-  $(pkg-config --libs libevent libevent_pthreads libevent_openssl libssl libcrypto) -o "$out/fuzz-server" 2> >(grep -v "Cannot export local symbol" >&2)
+  $(pkg-config --libs libevent libevent_pthreads libevent_openssl libssl libcrypto libfyaml) -o "$out/fuzz-server" 2> >(grep -v "Cannot export local symbol" >&2)
 swiftc "${common[@]}" -module-name FuzzSSE -I "$out/modules" "$out/UnderstudyLocking.o" \
   $(find Sources/UnderstudyClient -name '*.swift' | sort) \
   fuzz/SSEParserTarget.swift -o "$out/fuzz-sse" 2> >(grep -v "Cannot export local symbol" >&2)
