@@ -101,7 +101,7 @@ package struct ContractChecker: Sendable {
 
     private func check(headers: [(name: String, value: String)], of response: OpenAPIResponse) -> [ContractViolation] {
         var violations: [ContractViolation] = []
-        for (name, header) in response.headers where name.caseInsensitiveCompare("Content-Type") != .orderedSame {
+        for (name, header) in response.endToEndHeaders {
             guard let text = headers.first(where: { $0.name.caseInsensitiveCompare(name) == .orderedSame })?.value else {
                 if header.required {
                     violations.append(ContractViolation(.response, location: ["response", "header", name], keyword: "required",

@@ -90,6 +90,18 @@ package struct OpenAPIResponse: Sendable {
     package var description = ""
     package var headers: [(name: String, header: OpenAPIHeader)] = []
     package var content: [OpenAPIMediaType] = []
+
+    /// Headers the server writes itself, which a document's `headers` neither makes nor governs: Content-Type
+    /// (OpenAPI says a documented one is ignored) and those that frame the message or the connection (OpenAI's
+    /// document gives `Transfer-Encoding` a string schema; a generated `Transfer-Encoding: string` leaves a client
+    /// unable to find the body's end, and a proxy rewrites them hop by hop).
+    static let serverOwnedHeaders: Set<String> = ["content-type", "content-length", "transfer-encoding", "connection",
+                                                  "keep-alive", "upgrade", "trailer", "te", "proxy-connection"]
+
+    /// The documented headers a reply's sender sets: all but the server-owned ones.
+    var endToEndHeaders: [(name: String, header: OpenAPIHeader)] {
+        headers.filter { !Self.serverOwnedHeaders.contains($0.name.lowercased()) }
+    }
 }
 
 /// A response header.

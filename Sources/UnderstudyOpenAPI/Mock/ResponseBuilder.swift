@@ -125,17 +125,11 @@ struct ResponseBuilder {
     }
 
     /// The response's headers, each its example or a value from its schema.
-    /// Headers the server writes itself, never from the document: Content-Type (OpenAPI says a documented one is
-    /// ignored) and those that frame the message or the connection (OpenAI's document gives `Transfer-Encoding` a
-    /// string schema; a generated `Transfer-Encoding: string` leaves a client unable to find the body's end).
-    static let framingHeaders: Set<String> = ["content-type", "content-length", "transfer-encoding", "connection",
-                                              "keep-alive", "upgrade", "trailer", "te", "proxy-connection"]
-
     private func responseHeaders(_ response: OpenAPIResponse?) -> [(name: String, value: String)] {
         guard let response else { return [] }
         var headers: [(name: String, value: String)] = []
         let generator = ValueGenerator(graph: document.graph, mode: context.dynamic ? .dynamic : .static)
-        for (name, header) in response.headers where !Self.framingHeaders.contains(name.lowercased()) {
+        for (name, header) in response.endToEndHeaders {
             var value = header.example
             if value == nil, let schema = header.schema {
                 let made = generator.made(for: schema, random: SeededRandom(seed: context.seed).derived("\(operation.id) header \(name)"))
