@@ -55,10 +55,7 @@ extension MockState {
     /// The properties of the item in `operation`'s first 2xx JSON answer: its object's, or those of the one object
     /// it wraps the item in (DigitalOcean's `{"certificate": {…}}`).
     private func itemProperties(of operation: OpenAPIOperation) -> [(name: String, schemas: [Int])] {
-        guard let response = operation.responses.first(where: { $0.code.hasPrefix("2") }),
-              let schema = response.content.first(where: { MediaTypes.isJSON(MediaTypes.essence($0.type)) })?.schema else { return [] }
-        var view = ObjectView()
-        view.collect(schema, in: document.graph)
+        guard let view = answerView(operation) else { return [] }
         guard view.properties.count == 1, let wrapped = view.properties[0].schemas.first else { return view.properties }
         var inner = ObjectView()
         inner.collect(wrapped, in: document.graph)

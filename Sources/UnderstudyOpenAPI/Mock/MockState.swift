@@ -186,12 +186,17 @@ final class MockState: Sendable {
     }
 
     /// The property names of an operation's first 2xx JSON response's object.
-    func itemSchemaProperties(_ operation: OpenAPIOperation) -> [String]? {
+    private func itemSchemaProperties(_ operation: OpenAPIOperation) -> [String]? {
+        answerView(operation)?.properties.map(\.name)
+    }
+
+    /// The object view of an operation's first 2xx JSON response's schema; nil when it has none.
+    func answerView(_ operation: OpenAPIOperation) -> ObjectView? {
         guard let response = operation.responses.first(where: { $0.code.hasPrefix("2") }),
               let schema = response.content.first(where: { MediaTypes.isJSON(MediaTypes.essence($0.type)) })?.schema else { return nil }
         var view = ObjectView()
         view.collect(schema, in: document.graph)
-        return view.properties.map(\.name)
+        return view
     }
 
     private func json(_ response: MockResponse) -> JSONValue? {
