@@ -24,9 +24,9 @@ extension OpenAPISpec {
         }.joined(separator: "&")
         let mock = MockRequest(method: request.method, path: request.path, rawQuery: rawQuery,
                                headers: request.headers.map { (name: $0.name, value: $0.value) }, body: request.body)
-        let (id, requestViolations) = checker.check(mock)
+        let (operation, requestViolations) = checker.check(mock)
         var found = requestViolations
-        if let operation = id.flatMap({ id in document.operations.first { $0.id == id } }) {
+        if let operation {
             let response = exchange.response
             found += checker.check(status: response.status, headers: response.headers.map { (name: $0.name, value: $0.value) },
                                    body: response.body, of: operation, isHead: request.method == "HEAD")

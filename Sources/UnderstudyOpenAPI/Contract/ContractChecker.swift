@@ -35,8 +35,8 @@ package struct ContractChecker: Sendable {
         return document.operations[index]
     }
 
-    /// What is wrong with a request, and the id of the operation it reaches (nil: none, which is itself a violation).
-    package func check(_ request: MockRequest) -> (operationID: String?, violations: [ContractViolation]) {
+    /// What is wrong with a request, and the operation it reaches (nil: none, which is itself a violation).
+    package func check(_ request: MockRequest) -> (operation: OpenAPIOperation?, violations: [ContractViolation]) {
         switch router.route(method: request.method, path: request.path, query: request.rawQuery) {
         case .notFound:
             return (nil, [ContractViolation(.request, location: ["request", "path"], keyword: "operation",
@@ -46,15 +46,15 @@ package struct ContractChecker: Sendable {
                                             message: "\(request.method) is not an operation of this path; the document has \(allowed.joined(separator: ", "))")])
         case .operation(let index, let parameters):
             let operation = document.operations[index]
-            guard let failure = requests.check(request, operation, pathParameters: parameters) else { return (operation.id, []) }
+            guard let failure = requests.check(request, operation, pathParameters: parameters) else { return (operation, []) }
             switch failure {
             case .unauthorized:
-                return (operation.id, [ContractViolation(.request, location: ["request", "security"], keyword: "security",
+                return (operation, [ContractViolation(.request, location: ["request", "security"], keyword: "security",
                                                          message: "the operation's security needs credentials the request does not carry")])
             case .unsupportedMediaType(let detail):
-                return (operation.id, [ContractViolation(.request, location: ["request", "body"], keyword: "content-type", message: detail)])
+                return (operation, [ContractViolation(.request, location: ["request", "body"], keyword: "content-type", message: detail)])
             case .invalid(let items):
-                return (operation.id, items.map { item in
+                return (operation, items.map { item in
                     let (location, pointer) = ContractChecker.split(item.location, side: "request")
                     return ContractViolation(.request, location: location, pointer: pointer, keyword: item.code, message: item.message)
                 })
