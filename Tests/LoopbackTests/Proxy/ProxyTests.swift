@@ -170,6 +170,10 @@ import UnderstudyTestSupport
         let upstream = try RawUpstream(bodyBytes: size)
         var configuration = UnderstudyServer.Configuration()
         configuration.upstream = try Upstream(url: "http://127.0.0.1:\(upstream.port)")
+        // The client's pause is this test's to time, not the scheduler's: a run that kept this task waiting past
+        // the idle timeout (60 s, CI under AddressSanitizer on two cores) had the proxy close the connection as
+        // idle, and the drain read only the 2.9 MB in flight.
+        configuration.idleTimeoutSeconds = 0
         let proxy = try UnderstudyServer.start(configuration)
         defer { proxy.stop() }
         let connection = try RawHTTPConnection(port: proxy.port, receiveTimeoutSeconds: 10, receiveBufferBytes: 64 << 10)
