@@ -178,7 +178,7 @@ let package = Package(
         ),
         .testTarget(
             name: "UnderstudyRecordingTests",
-            dependencies: ["UnderstudyRecording", "UnderstudyJSON"],
+            dependencies: ["UnderstudyRecording", "UnderstudyJSON", "UnderstudyTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(

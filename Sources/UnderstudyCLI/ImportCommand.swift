@@ -22,7 +22,9 @@ enum ImportCommand {
         let result: HARImport
         do {
             result = try HARImport.run(file: URL(fileURLWithPath: options.file),
-                                       into: URL(fileURLWithPath: options.directory), options: recordingOptions)
+                                       into: URL(fileURLWithPath: options.directory), options: recordingOptions,
+                                       reading: HARReadOptions(hosts: options.hosts,
+                                                               keepsEntriesWithoutBodies: options.keepsEntriesWithoutBodies))
         } catch {
             StandardError.say("understudy import: \(error)")
             return 1
@@ -42,6 +44,10 @@ enum ImportCommand {
         let archive = result.archive
         let total = archive.exchanges.count + archive.skipped.count
         print("Read \(total) \(total == 1 ? "entry" : "entries") from \(options.file), written by \(archive.exporter).")
+        if archive.hosts.count > 1 {
+            let hosts = archive.hosts.map { "\($0.name) (\($0.entries))" }.joined(separator: ", ")
+            print(archive.host.map { "Hosts: \(hosts); imported \($0) only." } ?? "Hosts: \(hosts); imported all of them.")
+        }
         for entry in result.recording.entries {
             let statuses = entry.responses.map { String($0.status) }.joined(separator: ", ")
             print("  wrote \(entry.file): \(describe(entry.request)) -> \(statuses)")

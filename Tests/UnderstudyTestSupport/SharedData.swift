@@ -18,6 +18,20 @@ package enum SharedData {
         root.appendingPathComponent("conformance").appendingPathComponent(path)
     }
 
+    /// The real HAR files of ten exporters (`shared/har_real/files`, listed in its SOURCES.md), by file name.
+    package static let harFiles = [
+        "charles__mitmproxy-mitmproxy__charles.har", "chrome-devtools-bom__mitmproxy-mitmproxy__with-bom.har",
+        "chrome-devtools__mitmproxy-mitmproxy__chrome.har", "chrome-devtools__sitespeedio-pagexray__run.sitespeed.io.har",
+        "firefox__mitmproxy-mitmproxy__firefox.har", "mitmproxy-export__mitmproxy-mitmproxy__diff_data.har",
+        "playwright__microsoft-playwright__har-redirect.har", "pollyjs__Netflix-pollyjs__jest-puppeteer.har",
+        "proxyman__mswjs-source__request-parameters.har", "safari-webinspector__mitmproxy-mitmproxy__safari.har",
+    ]
+
+    /// `shared/har_real/files/<name>`.
+    package static func har(_ name: String) -> URL {
+        root.appendingPathComponent("har_real/files").appendingPathComponent(name)
+    }
+
     /// The bytes of `url`, or a failure that names the file and where the data is looked for.
     package static func bytes(_ url: URL) throws -> [UInt8] {
         do {

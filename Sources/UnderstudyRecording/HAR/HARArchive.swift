@@ -24,10 +24,14 @@ package struct HARArchive: Sendable {
     package var exchanges: [HARExchange]
     /// The entries left out, in file order.
     package var skipped: [Skipped]
+    /// The host whose entries were kept (`.main` or `.named`); nil when every host was.
+    package var host: String?
+    /// Every host with a usable entry, and how many, in the order they first appear.
+    package var hosts: [(name: String, entries: Int)] = []
 
-    /// Reads a HAR file's bytes (UTF-8, a byte-order mark allowed as the spec asks).
+    /// Reads a HAR file's bytes (UTF-8, a byte-order mark allowed as the spec asks), keeping what `options` asks.
     /// - Throws: `HARReadError` when the bytes are not JSON (with the line and column) or not a HAR log.
-    package static func read(_ bytes: [UInt8]) throws(HARReadError) -> HARArchive {
+    package static func read(_ bytes: [UInt8], options: HARReadOptions = HARReadOptions()) throws(HARReadError) -> HARArchive {
         let document: JSONValue
         do {
             document = try JSONParser.parse(bytes)
@@ -45,6 +49,8 @@ package struct HARArchive: Sendable {
         }
         let exporter = HARExporter(creator: log["creator"])
         var archive = HARArchive(exporter: exporter, exchanges: [], skipped: [])
+        var reader = HAREntryReader(exporter: exporter, options: options)
+        reader.answered = HARArchive.answeredRequests(items)
         // Pulse's copies, by their compact text without `pageref`: the entry each first appeared as.
         var firstSeen: [[UInt8]: Int] = [:]
         for (index, item) in items.enumerated() {
@@ -58,14 +64,61 @@ package struct HARArchive: Sendable {
                 }
                 firstSeen[text] = index
             }
-            switch HAREntryReader(exporter: exporter).read(item, index: index) {
+            switch reader.read(item, index: index) {
             case .success(let exchange): archive.exchanges.append(exchange)
             case .failure(let skip):
                 archive.skipped.append(Skipped(entryIndex: index, request: HAREntryReader.describe(item, index: index),
                                                reason: skip.reason))
             }
         }
+        archive.keep(options.hosts)
         return archive
+    }
+
+    /// The requests the file answers with a 2xx (`HAREntryReader.key`).
+    private static func answeredRequests(_ items: [JSONValue]) -> Set<String> {
+        Set(items.compactMap { item in
+            guard let status = item["response"]?["status"]?.intValue, (200..<300).contains(status),
+                  let method = item["request"]?["method"]?.stringValue, let url = item["request"]?["url"]?.stringValue
+            else { return nil }
+            return HAREntryReader.key(method: method, url: url)
+        })
+    }
+
+    /// Keeps the chosen host's exchanges and lists the others' as skipped, saying how to import them.
+    private mutating func keep(_ choice: HARReadOptions.Hosts) {
+        var counts: [(name: String, entries: Int)] = []
+        for exchange in exchanges {
+            if let index = counts.firstIndex(where: { $0.name == exchange.host }) {
+                counts[index].entries += 1
+            } else {
+                counts.append((exchange.host, 1))
+            }
+        }
+        hosts = counts
+        let chosen: String
+        switch choice {
+        case .all:
+            return
+        case .main:
+            // Hosts that tie for the most entries (five beacons, one each) leave no API to choose: all are kept.
+            guard let most = counts.map(\.entries).max(), counts.filter({ $0.entries == most }).count == 1,
+                  let main = counts.first(where: { $0.entries == most }) else { return }
+            chosen = main.name
+        case .named(let name):
+            chosen = name.lowercased()
+        }
+        host = chosen
+        let isChosen = { (exchange: HARExchange) in exchange.host == chosen || exchange.authority == chosen }
+        for exchange in exchanges where !isChosen(exchange) {
+            let why = choice == .main
+                ? "on \(exchange.host), not \(chosen), the host most entries are on: --host \(exchange.host) imports "
+                    + "that host instead, --all-hosts every host"
+                : "on \(exchange.host), not \(chosen), the host asked for (--all-hosts imports every host)"
+            skipped.append(Skipped(entryIndex: exchange.entryIndex, request: exchange.url, reason: why))
+        }
+        skipped.sort { $0.entryIndex < $1.entryIndex }
+        exchanges.removeAll { !isChosen($0) }
     }
 
     /// An entry without its `pageref`: Pulse's second copy of a task differs from the first only there.

@@ -13,6 +13,11 @@ struct HAREntryReader {
     }
 
     let exporter: HARExporter
+    /// What the caller chose (`--headers-only`).
+    var options = HARReadOptions()
+    /// `GET https://host/path?query` of every entry the file answers with a 2xx: a 304 for one of these is a
+    /// revalidation of that reply; for any other, its cached body is the only copy the file holds.
+    var answered: Set<String> = []
 
     /// `content.text` is the decompressed body, so `Content-Encoding: gzip` would lie about it. (The recording's
     /// writer drops the rest of the wire's framing, `Content-Length` among it, for every exchange.)
@@ -45,8 +50,7 @@ struct HAREntryReader {
             throw Skip(reason: "a CONNECT tunnel: the proxy did not decrypt this host, so there is no request inside to replay")
         }
         guard let url = HARURL(urlText) else { throw Skip(reason: "'\(urlText)' is not an absolute URL") }
-        if url.scheme == "ws" || url.scheme == "wss" || entry["_resourceType"]?.stringValue == "websocket"
-            || entry["_webSocketMessages"] != nil {
+        if HAREntryReader.isWebSocket(entry, url: url) {
             throw Skip(reason: "a WebSocket: its messages are not HTTP exchanges")
         }
         guard url.scheme == "http" || url.scheme == "https" else {
@@ -55,24 +59,33 @@ struct HAREntryReader {
         guard let response = entry["response"], case .object = response else {
             throw Skip(reason: "it has no response (the request failed or was still running when the file was saved)")
         }
-        let status = response["status"]?.intValue ?? 0
+        var status = response["status"]?.intValue ?? 0
         guard status != 0 else {
             let error = response["_error"]?.stringValue ?? entry["_error"]?.stringValue
             throw Skip(reason: "it got no response (status 0\(error.map { ": \($0)" } ?? ""))")
         }
         guard (100...599).contains(status) else { throw Skip(reason: "status \(status) is not an HTTP status") }
         if status == 101 { throw Skip(reason: "a protocol switch (101): what follows is not HTTP") }
+        var notes: [String] = []
         // A browser's revalidation of what it had cached: a replay answers If-None-Match itself, from the ETag of
-        // the recorded 200, and a 304 to a client that sent none would hand it an empty body.
+        // the recorded 200, and a 304 to a client that sent none would hand it an empty body. When the file has
+        // no 200 for the request, the body the browser had cached (Chrome and Firefox write it into the 304) is
+        // that 200.
         if status == 304 {
-            throw Skip(reason: "a 304 revalidating the browser's cache: the replay answers If-None-Match itself")
+            let cached = response["content"]?["text"]?.stringValue ?? ""
+            if answered.contains(HAREntryReader.key(method: method, url: urlText)) || cached.isEmpty {
+                throw Skip(reason: "a 304 revalidating the browser's cache: the replay answers If-None-Match itself")
+            }
+            status = 200
+            notes.append("a 304 carrying the body the browser had cached, with no 200 for it in the file: imported "
+                         + "as the 200 it revalidated")
         }
 
-        var notes: [String] = []
         var requestHeaders = headers(request["headers"], dropping: [])
         let requestBody = try body(of: request, method: method, headers: &requestHeaders, notes: &notes)
         var responseHeaders = headers(response["headers"], dropping: HAREntryReader.wireEncoding)
-        let responseBody = try body(of: response, method: method, status: status, headers: &responseHeaders)
+        let responseBody = try body(of: response, method: method, status: status, headers: &responseHeaders,
+                                    notes: &notes)
         if (300..<400).contains(status), responseHeaders.value(for: "Location") == nil,
            let target = response["redirectURL"]?.stringValue, !target.isEmpty {
             responseHeaders.append(.init("Location", target))
@@ -117,24 +130,24 @@ struct HAREntryReader {
     }
 
     /// The reply body: `content.text` decoded. A reply that has no body by definition (HEAD, 1xx, 204) is
-    /// empty whatever `content` says; otherwise a missing text with a positive `content.size` is a body the
-    /// exporter did not keep, which the replay cannot invent.
-    private func body(of response: JSONValue, method: String, status: Int,
-                      headers: inout [RecordedExchange.Header]) throws(Skip) -> [UInt8] {
+    /// empty whatever `content` says; otherwise a body the exporter did not keep (`HAREntryReader.omission`) is
+    /// skipped, or imported empty with a note under `--headers-only`, never replayed as a silent empty body.
+    private func body(of response: JSONValue, method: String, status: Int, headers: inout [RecordedExchange.Header],
+                      notes: inout [String]) throws(Skip) -> [UInt8] {
         if method == "HEAD" || status < 200 || status == 204 { return [] }
         let content = response["content"]
         let mimeType = content?["mimeType"]?.stringValue ?? ""
         if !mimeType.isEmpty, mimeType != "x-unknown", headers.value(for: "Content-Type") == nil {
             headers.append(.init("Content-Type", mimeType))
         }
-        guard let text = content?["text"]?.stringValue else {
-            let size = content?["size"]?.intValue ?? 0
-            if size > 0 {
-                throw Skip(reason: "the exporter kept no response body (content.size \(size), no content.text); "
-                               + "save the HAR with content")
+        if let omission = HAREntryReader.omission(response, status: status) {
+            guard options.keepsEntriesWithoutBodies else {
+                throw Skip(reason: omission + "; save the HAR with content, or import it with --headers-only")
             }
+            notes.append(omission + ": imported with an empty body (--headers-only)")
             return []
         }
+        guard let text = content?["text"]?.stringValue else { return [] }
         return try decoded(text, encoding: content?["encoding"]?.stringValue, mimeType: mimeType, what: "response body")
     }
 

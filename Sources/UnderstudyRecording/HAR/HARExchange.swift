@@ -13,6 +13,27 @@ package struct HARExchange: Sendable, Equatable {
     /// `queryString`), one sentence each.
     package var notes: [String]
 
+    /// The origin's authority, lower-cased (`api.example.com:8443`).
+    package var authority: String {
+        let parts = origin.split(separator: "/", omittingEmptySubsequences: true)
+        let authority = parts.count > 1 ? parts[1] : Substring("")
+        return String(authority.split(separator: "@").last ?? authority).lowercased()
+    }
+
+    /// The host name alone, without port or user (`api.example.com`, `[::1]`).
+    package var host: String {
+        let authority = authority
+        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
+            return String(authority[...close])
+        }
+        return String(authority.split(separator: ":", maxSplits: 1).first ?? "")
+    }
+
+    /// `GET https://api.example.com/products?limit=5`: the request as the file wrote it, for messages.
+    package var url: String {
+        "\(recorded.request.method) \(origin)\(String(summary.dropFirst(recorded.request.method.count + 1)))"
+    }
+
     /// `GET /products?limit=5`: how a message names the request.
     package var summary: String {
         ReplayMiss.describe(recorded.request)

@@ -15,14 +15,19 @@ package struct HARImport: Sendable {
     /// The most answers the recording keeps per request.
     package var maximumSequence: Int
 
-    /// Reads `file` and writes its usable exchanges into `directory` with `options` (redaction on by default).
+    /// Reads `file` and writes the usable exchanges `reading` keeps into `directory` with `options` (redaction on
+    /// by default). A directory the import made and wrote nothing into is removed again.
     ///
     /// Identical requests become one file whose answers keep the HAR's order, which every exporter keeps for
     /// requests to one URL (Pulse groups entries by URL, in the order the tasks were made).
     /// - Throws: `HARImportError` for a file that cannot be read, is not JSON or not a HAR log, or a directory the
     ///   writer cannot open.
-    package static func run(file: URL, into directory: URL,
-                            options: RecordingOptions = RecordingOptions()) throws(HARImportError) -> HARImport {
+    package static func run(file: URL, into directory: URL, options: RecordingOptions = RecordingOptions(),
+                            reading: HARReadOptions = HARReadOptions()) throws(HARImportError) -> HARImport {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw .unreadable(file: file.path, reason: "it is a directory, not a HAR file")
+        }
         let bytes: [UInt8]
         do {
             bytes = try [UInt8](Data(contentsOf: file))
@@ -31,10 +36,11 @@ package struct HARImport: Sendable {
         }
         let archive: HARArchive
         do {
-            archive = try HARArchive.read(bytes)
+            archive = try HARArchive.read(bytes, options: reading)
         } catch {
             throw .notHAR(file: file.path, error)
         }
+        let existed = FileManager.default.fileExists(atPath: directory.path)
         let writer: RecordingWriter
         do {
             writer = try RecordingWriter(directory: directory, options: options)
@@ -62,6 +68,7 @@ package struct HARImport: Sendable {
             throw .directory(error)
         }
         let written = recording.answerCount - answersBefore
+        if !existed, written == 0 { try? FileManager.default.removeItem(at: directory) }
         return HARImport(archive: archive, recording: recording, failures: writer.failures,
                          beyondSequence: max(0, archive.exchanges.count - written - writer.failures.count),
                          maximumSequence: writer.maximumSequence)

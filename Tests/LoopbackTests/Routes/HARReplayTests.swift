@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Understudy
 import UnderstudyRecording
+import UnderstudyTestSupport
 
 /// The three fixture HARs (fixtures/har) imported, then served by a replaying server and asked over a raw socket
 /// exactly as each entry's client asked: every usable entry answers with its status and its recorded body.
@@ -11,9 +12,25 @@ import UnderstudyRecording
 
     @Test(arguments: ["chrome", "pulse", "proxyman"])
     func everyImportedEntryIsServedOverASocket(name: String) async throws {
+        try await replaysEveryImportedEntry(of: Self.fixtures.appendingPathComponent("\(name).har"), name: name)
+    }
+
+    /// The ten exporters' real files (shared/har_real), each host chosen in turn: every entry is served or was
+    /// listed as skipped.
+    @Test(arguments: SharedData.harFiles)
+    func everyImportedEntryOfARealFileIsServedOverASocket(name: String) async throws {
+        let archive = try HARArchive.read(SharedData.bytes(SharedData.har(name)), options: HARReadOptions(hosts: .all))
+        for host in Set(archive.exchanges.map(\.host)) {
+            try await replaysEveryImportedEntry(of: SharedData.har(name), name: name, hosts: .named(host))
+        }
+    }
+
+    private func replaysEveryImportedEntry(of file: URL, name: String,
+                                           hosts: HARReadOptions.Hosts = .main) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("har-replay-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let imported = try HARImport.run(file: Self.fixtures.appendingPathComponent("\(name).har"), into: directory)
+        let imported = try HARImport.run(file: file, into: directory, reading: HARReadOptions(hosts: hosts))
+        #expect(!imported.archive.exchanges.isEmpty, "\(name)")
         let recording = try Recording(contentsOf: directory)
         // What each request should get, turn by turn, read from the directory apart from the server.
         let expected = ReplayMatcher(recording)

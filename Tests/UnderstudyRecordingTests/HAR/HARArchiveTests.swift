@@ -139,7 +139,7 @@ import UnderstudyJSON
         (#"{"response": {"status": 200}}"#, "it has no request"),
         (#"{"request": {"method": "GET", "url": "/relative"}, "response": {"status": 200}}"#, "'/relative' is not an absolute URL"),
         (#"{"request": {"method": "GET", "url": "https://x.test/"}, "response": {"status": 200, "content": {"size": 120, "mimeType": "application/json"}}}"#,
-         "the exporter kept no response body (content.size 120, no content.text); save the HAR with content"),
+         "the exporter did not keep its body (content.size 120, no content.text); save the HAR with content, or import it with --headers-only"),
         (#"{"request": {"method": "GET", "url": "https://x.test/"}, "response": {"status": 200, "content": {"text": "eA==", "encoding": "gzip"}}}"#,
          "its response body has encoding 'gzip', which is not base64"),
         (#"{"request": {"method": "POST", "url": "https://x.test/up", "postData": {"mimeType": "multipart/form-data; boundary=x", "params": [{"name": "f", "fileName": "a.png"}]}}, "response": {"status": 200}}"#,

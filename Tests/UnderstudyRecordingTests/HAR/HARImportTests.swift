@@ -122,3 +122,25 @@ import UnderstudyJSON
         }
     }
 }
+
+extension HARImportTests {
+    @Test func aDirectoryGivenAsTheFileIsNamedAsOne() throws {
+        let directory = TemporaryDirectory()
+        try directory.write("x", to: "beside.txt")
+        let recording = directory.url.appendingPathComponent("recording")
+        let error = #expect(throws: HARImportError.self) { try HARImport.run(file: directory.url, into: recording) }
+        #expect(error?.description == "\(directory.url.path): cannot read it: it is a directory, not a HAR file")
+        #expect(!FileManager.default.fileExists(atPath: recording.path))
+    }
+
+    /// A HAR with nothing to import leaves no directory behind (one that was there already stays).
+    @Test func anImportThatWritesNothingLeavesNoDirectory() throws {
+        let directory = TemporaryDirectory()
+        let entry = #"{"request": {"method": "GET", "url": "wss://x.test/socket"}, "response": {"status": 101}}"#
+        try directory.write(HARArchiveTests.log(entry: entry), to: "socket.har")
+        let recording = directory.url.appendingPathComponent("recording")
+        let result = try HARImport.run(file: directory.url.appendingPathComponent("socket.har"), into: recording)
+        #expect(result.archive.exchanges.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: recording.path))
+    }
+}
