@@ -23,6 +23,9 @@ final class ReplayResponder: Responder {
         self.rulesInstalled = rulesInstalled
     }
 
+    /// A replay sends what the recorded API sent: DummyJSON's counters would be headers it never had.
+    var sendsRateLimitWindow: Bool { false }
+
     func cannedReply(for request: HTTPRequest) -> CannedAnswer? {
         guard !canned.isEmpty, let reply = canned[request.target] else { return nil }
         return (reply, 0)
@@ -60,7 +63,7 @@ final class ReplayResponder: Responder {
     /// that sends DummyJSON's as DummyJSON and Understudy do, are kept as recorded).
     private func remember(_ response: HTTPResponse, for target: String) {
         guard canned[target] == nil, canned.count < ReplayResponder.maximumCannedReplies,
-              let reply = CannedReply.canning(response) else { return }
+              let reply = CannedReply.canning(response, rateLimitWindow: false) else { return }
         canned[target] = reply
     }
 }

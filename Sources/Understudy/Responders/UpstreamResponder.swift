@@ -28,6 +28,10 @@ final class UpstreamResponder: Responder {
         .forwarded
     }
 
+    /// The upstream's headers are its own; its errors (502, 504) and the document's mocked answers add no
+    /// DummyJSON counters either.
+    var sendsRateLimitWindow: Bool { false }
+
     func respond(to request: HTTPRequest, as kind: RequestKind, fault: FaultSpec?, seed: UInt64) -> Answer {
         guard let contract else { return .forward }
         // A path the backend has not shipped is the document's to answer; nothing is forwarded.
