@@ -112,7 +112,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "UnderstudyCLI",
-            dependencies: ["Understudy", "UnderstudyLocking", "UnderstudyRecording"],
+            dependencies: ["Understudy", "UnderstudyLocking", "UnderstudyRecording", "COpenSSL"],
             swiftSettings: strictSettings
         ),
         // The generic client: endpoints, retry, auth, streams, transfers, pagination, middleware, errors.

@@ -3,15 +3,19 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import COpenSSL
 import Foundation
+import Understudy
 
-/// One GET over a plain socket, for `understudy wait`: the status, or why there is none.
+/// One GET over a plain socket, or TLS over one (an https URL), for `understudy wait`: the status, or why there is
+/// none.
 ///
 /// Not URLSession: the release binary links Foundation statically on Linux, and FoundationNetworking would need a
 /// static libcurl. Every address the host resolves to is tried (`localhost` is ::1 and 127.0.0.1).
 enum HTTPProbe {
     /// The reply's status, or a short reason (`connection refused`, `timed out`).
-    static func status(host: String, port: Int, target: String, timeoutMilliseconds: Int32) -> Result<Int, ProbeFailure> {
+    static func status(host: String, port: Int, target: String, tls: UpstreamTLS? = nil,
+                       timeoutMilliseconds: Int32) -> Result<Int, ProbeFailure> {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_flags = AI_NUMERICSERV
@@ -27,7 +31,8 @@ enum HTTPProbe {
         var failure = ProbeFailure("no address")
         var next = resolved
         while let address = next {
-            switch ask(address.pointee, host: host, port: port, target: target, timeoutMilliseconds: timeoutMilliseconds) {
+            switch ask(address.pointee, host: host, port: port, target: target, tls: tls,
+                       timeoutMilliseconds: timeoutMilliseconds) {
             case .success(let status): return .success(status)
             case .failure(let reason): failure = reason
             }
@@ -36,7 +41,7 @@ enum HTTPProbe {
         return .failure(failure)
     }
 
-    private static func ask(_ address: addrinfo, host: String, port: Int, target: String,
+    private static func ask(_ address: addrinfo, host: String, port: Int, target: String, tls: UpstreamTLS?,
                             timeoutMilliseconds: Int32) -> Result<Int, ProbeFailure> {
         let descriptor = socket(address.ai_family, address.ai_socktype, address.ai_protocol)
         guard descriptor >= 0 else { return .failure(.errno()) }
@@ -54,16 +59,23 @@ enum HTTPProbe {
         }
         let authority = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
         let request = Array("GET \(target) HTTP/1.1\r\nHost: \(authority)\r\nConnection: close\r\n\r\n".utf8)
-        guard request.withUnsafeBytes({ send(descriptor, $0.baseAddress, $0.count, 0) }) == request.count else {
-            return .failure(.errno())
+        let channel: ProbeChannel
+        if let tls {
+            switch ProbeChannel.secure(descriptor, host: host, tls: tls, timeoutMilliseconds: timeoutMilliseconds) {
+            case .success(let secure): channel = secure
+            case .failure(let failure): return .failure(failure)
+            }
+        } else {
+            channel = .plain(descriptor, timeoutMilliseconds: timeoutMilliseconds)
         }
+        defer { channel.close() }
+        guard channel.send(request) else { return .failure(channel.failure()) }
         var head: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 512)
         while !head.contains(UInt8(ascii: "\n")) {
-            guard wait(descriptor, for: Int16(POLLIN), milliseconds: timeoutMilliseconds) else { return .failure(ProbeFailure("timed out")) }
-            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            guard count > 0 else { return .failure(ProbeFailure(count == 0 ? "closed without a reply" : String(cString: strerror(errno)))) }
-            head += buffer[..<count]
+            switch channel.receive() {
+            case .success(let bytes): head += bytes
+            case .failure(let failure): return .failure(failure)
+            }
         }
         let line = String(decoding: head.prefix { $0 != UInt8(ascii: "\r") && $0 != UInt8(ascii: "\n") }, as: UTF8.self)
         let parts = line.split(separator: " ")
@@ -73,7 +85,7 @@ enum HTTPProbe {
         return .success(status)
     }
 
-    private static func wait(_ descriptor: Int32, for events: Int16, milliseconds: Int32) -> Bool {
+    static func wait(_ descriptor: Int32, for events: Int16, milliseconds: Int32) -> Bool {
         var entry = pollfd(fd: descriptor, events: events, revents: 0)
         return poll(&entry, 1, milliseconds) > 0
     }

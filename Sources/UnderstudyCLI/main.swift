@@ -103,9 +103,15 @@ configuration.tls = options.tls.settings
 if case .localAuthority = configuration.tls?.identity {
     // Prepared here, before the server does it again (a reuse), so a new CA is announced with what to do about it.
     do {
-        if case .createdAuthority(let reason) = try options.tls.authority.prepare(hostNames: configuration.certificateNames) {
+        switch try options.tls.authority.prepare(hostNames: configuration.certificateNames) {
+        case .createdAuthority(let reason):
             say("made a local CA (\(reason)): \(options.tls.authority.caCertificatePath)")
             say("trust it where your clients run: understudy tls trust\(TLSCommand.directoryFlag(options.tls))")
+        case .replacedAuthority(let reason):
+            say("replaced the local CA (\(reason)): \(options.tls.authority.caCertificatePath)")
+            say("clients that trusted the old one must trust this one: understudy tls trust\(TLSCommand.directoryFlag(options.tls))")
+        case .reused, .renewedCertificate:
+            break
         }
     } catch {
         fail("cannot serve HTTPS: \(error)", code: 2)
@@ -129,6 +135,11 @@ if !RemoteControlPolicy.isLoopback(host: options.host) {
         : "WARNING: fault injection and the admin API need the admin token (header X-Understudy-Token).")
 }
 print("Understudy \(Understudy.version) listening on \(server.baseURL.absoluteString)")
+// curl trusts the local CA only when told to: the suggestion is the command that works before it is trusted.
+let curl: String = {
+    guard server.baseURL.scheme == "https", case .localAuthority = configuration.tls?.identity else { return "curl" }
+    return "curl --cacert '\(options.tls.authority.caCertificatePath)'"
+}()
 if let secure = server.secureBaseURL, secure != server.baseURL {
     print("HTTPS on \(secure.absoluteString)")
 }
@@ -136,9 +147,9 @@ for line in options.proxy.describe(configuration) { print(line) }
 if let spec = configuration.spec, configuration.upstream != nil {
     print("Checking every exchange against \(spec.title.isEmpty ? spec.path : spec.title) (OpenAPI \(spec.version), \(spec.operationIDs.count) operations) from \(spec.path)\(spec.options.failsOnViolations ? ", refusing what breaks it (--spec-errors)" : ""): X-Understudy-Violations on each reply, GET \(server.baseURL.absoluteString)/__understudy/violations for the report")
 } else if let spec = configuration.spec {
-    print("Serving \(spec.title.isEmpty ? spec.path : spec.title) (OpenAPI \(spec.version), \(spec.operationIDs.count) operations) from \(spec.path), seed \(configuration.seed). Try: curl -i \(server.baseURL.absoluteString)/… with a path of the document")
+    print("Serving \(spec.title.isEmpty ? spec.path : spec.title) (OpenAPI \(spec.version), \(spec.operationIDs.count) operations) from \(spec.path), seed \(configuration.seed). Try: \(curl) -i \(server.baseURL.absoluteString)/… with a path of the document")
 } else if configuration.replay == nil, configuration.upstream == nil {
-    print("Serving \(configuration.catalog.productCount) products and \(configuration.catalog.userCount) users, seed \(configuration.seed). Try: curl \(server.baseURL.absoluteString)/products/1")
+    print("Serving \(configuration.catalog.productCount) products and \(configuration.catalog.userCount) users, seed \(configuration.seed). Try: \(curl) \(server.baseURL.absoluteString)/products/1")
 }
 print("Control room: \(server.baseURL.absoluteString)/__understudy/ (open it in a browser: live traffic, one-click faults, a demo client)")
 fflush(nil)

@@ -25,6 +25,9 @@ public struct LocalCertificateAuthority: Sendable, Equatable {
         case renewedCertificate(String)
         /// A new CA and leaf were made: the CA must be trusted (again) by clients (the reason in words).
         case createdAuthority(String)
+        /// The CA on disk could not be used (a file that does not load, or a key that is not the certificate's)
+        /// and a new one took its place: clients that trusted the old one must trust this one (the reason in words).
+        case replacedAuthority(String)
     }
 
     /// An authority kept in `directory` (created, `0700`, when first needed).
@@ -73,13 +76,17 @@ public struct LocalCertificateAuthority: Sendable, Equatable {
                 try writeLeaf(names: names, ca: ca.certificate, caKey: ca.key, now: seconds)
                 return .renewedCertificate(reason)
             case .issueAll(let reason):
+                let unusable = found.ca == nil && (FileManager.default.fileExists(atPath: caCertificatePath)
+                    || FileManager.default.fileExists(atPath: caKeyPath))
                 let caKey = try PrivateKey.generateP256()
                 let ca = try CertificateIssuer.issueCA(key: caKey, now: seconds)
                 // The leaf first: a CA written alone would leave the old leaf, signed by another key, beside it.
                 try writeLeaf(names: names, ca: ca, caKey: caKey, now: seconds)
                 try AtomicFile.write(try caKey.pem(), to: caKeyPath, mode: 0o600)
                 try AtomicFile.write(try ca.pem(), to: caCertificatePath, mode: 0o644)
-                return .createdAuthority(reason)
+                return unusable
+                    ? .replacedAuthority("\(caCertificatePath) and \(caKeyPath) were not a certificate and its key")
+                    : .createdAuthority(reason)
             }
         }
     }

@@ -15,7 +15,7 @@ public struct TLSError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// OpenSSL's queued errors as one line (the queue is per thread, and left empty).
-    static func openSSLReasons() -> String {
+    package static func openSSLReasons() -> String {
         var reasons: [String] = []
         while case let code = ERR_get_error(), code != 0 {
             var text = [CChar](repeating: 0, count: 256)

@@ -6,9 +6,9 @@ import COpenSSL
 ///
 /// `@unchecked Sendable`: the `SSL_CTX` is filled in once, in `init`, and after that only read by `SSL_new`,
 /// which OpenSSL allows from any thread.
-final class UpstreamTLS: @unchecked Sendable {
+package final class UpstreamTLS: @unchecked Sendable {
     /// How the upstream's certificate is checked.
-    enum Verification: Sendable, Equatable {
+    package enum Verification: Sendable, Equatable {
         /// Against the system's CAs (`SSL_CTX_set_default_verify_paths`) and, when given, the PEM CAs in a file.
         case verified(extraCAFile: String?)
         /// Not at all: any certificate, any name. Only ever by an explicit, loud flag.
@@ -19,7 +19,7 @@ final class UpstreamTLS: @unchecked Sendable {
     let verification: Verification
 
     /// - Throws: `TLSError` naming an extra CA file that cannot be read or holds no certificate.
-    init(verification: Verification) throws(TLSError) {
+    package init(verification: Verification) throws(TLSError) {
         guard let context = SSL_CTX_new(TLS_client_method()) else { throw TLSError.openSSL("cannot make a TLS client context") }
         self.context = context
         self.verification = verification
@@ -48,7 +48,7 @@ final class UpstreamTLS: @unchecked Sendable {
 
     /// An `SSL` for a connection to `host` (a name, or an IP address with or without brackets): SNI for a name, and
     /// unless verification is off, the certificate must be for that name or address.
-    func makeSSL(host: String) throws(TLSError) -> OpaquePointer {
+    package func makeSSL(host: String) throws(TLSError) -> OpaquePointer {
         guard let ssl = SSL_new(context) else { throw TLSError.openSSL("cannot make a TLS connection") }
         let address = IPAddressText(host)
         // SNI carries names only (RFC 6066); an address is checked against the certificate's IP SANs instead.

@@ -95,4 +95,30 @@ import UnderstudyTestSupport
         #expect(result.status == 2)
         #expect(result.errors.contains("name what to do: ca, pin or trust"))
     }
+
+    @Test(arguments: [["tls", "--help"], ["tls", "-h"], ["tls", "ca", "--help"], ["tls", "pin", "-h"], ["tls", "trust", "--help"]])
+    func everyTLSCommandAnswersHelp(arguments: [String]) throws {
+        let result = try run(arguments)
+        #expect(result.status == 0, "\(result.errors)")
+        #expect(result.output.hasPrefix("Usage: understudy tls ca"))
+        #expect(result.errors.isEmpty)
+    }
+
+    /// A CA on disk that does not load is replaced, and both commands say so and exit 1: every client that
+    /// trusted the old CA must trust the new one.
+    @Test(arguments: ["ca", "pin"])
+    func aCorruptCAIsReplacedLoudly(action: String) throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        #expect(try run(["tls", "ca", "--tls-dir", directory]).status == 0)
+        try Data("-----BEGIN CERTIFICATE-----\ngarbage\n".utf8).write(to: URL(fileURLWithPath: directory + "/understudy-ca.pem"))
+        let replaced = try run(["tls", action, "--tls-dir", directory])
+        #expect(replaced.status == 1)
+        #expect(replaced.errors.contains("replaced the local CA"), "\(replaced.errors)")
+        #expect(replaced.errors.contains("understudy tls trust --tls-dir '\(directory)'"))
+        #expect(replaced.output.contains(directory + "/understudy-ca.pem"), "what was asked for is printed still")
+        // The new CA is usable: the next run reuses it quietly.
+        let again = try run(["tls", action, "--tls-dir", directory])
+        #expect(again.status == 0 && again.errors.isEmpty, "\(again.errors)")
+    }
 }

@@ -59,3 +59,37 @@ import UnderstudyTestSupport
         #expect(result.errors.contains("Usage: understudy wait"))
     }
 }
+
+extension WaitCommandTests {
+    @Test(arguments: [["--help"], ["-h"], ["--timeout", "3", "-h"]])
+    func helpPrintsTheUsageAndExits0(arguments: [String]) throws {
+        let result = try run(arguments)
+        #expect(result.status == 0)
+        #expect(result.output.hasPrefix("Usage: understudy wait"))
+        #expect(result.errors.isEmpty)
+    }
+
+    /// An https server is waited for trusting its local CA (`--tls-dir`) or a CA file (`--cacert`); trusting
+    /// neither, the handshake's failure is the reason given.
+    @Test func anHTTPSServerIsWaitedForTrustingItsCA() async throws {
+        try await TLSServerFixture.with { fixture in
+            let directory = fixture.authority.directory
+            let byDirectory = try run(["--timeout", "10", "--tls-dir", directory, fixture.url])
+            #expect(byDirectory.status == 0, "\(byDirectory.errors)")
+            #expect(byDirectory.output.contains("answered 200"))
+            let byFile = try run(["--timeout", "10", "--cacert", fixture.authority.caCertificatePath,
+                                  "https://127.0.0.1:\(fixture.port)/products/1"])
+            #expect(byFile.status == 0, "\(byFile.errors)")
+            let untrusted = try run(["--timeout", "0.5", "--tls-dir", directory + "-elsewhere", fixture.url])
+            #expect(untrusted.status == 1)
+            #expect(untrusted.errors.contains("the TLS handshake failed: unable to get local issuer certificate"),
+                    "\(untrusted.errors)")
+        }
+    }
+
+    @Test func aCAFileThatIsNotThereIsAUsageError() throws {
+        let result = try run(["--cacert", "/nonexistent/ca.pem", "https://localhost:8443"])
+        #expect(result.status == 2)
+        #expect(result.errors.contains("--cacert /nonexistent/ca.pem: no such readable file"))
+    }
+}

@@ -129,7 +129,8 @@ import Testing
         #expect(try AtomicFile.read(authority.caCertificatePath) != ca)
 
         try AtomicFile.write(Array("not a certificate".utf8), to: authority.caCertificatePath, mode: 0o644)
-        #expect(try authority.prepare() == .createdAuthority("no usable local CA"))
+        #expect(try authority.prepare() == .replacedAuthority(
+            "\(authority.caCertificatePath) and \(authority.caKeyPath) were not a certificate and its key"))
         // A leaf signed by another CA's key is not reused.
         let other = LocalCertificateAuthority(directory: Self.temporaryDirectory())
         defer { try? FileManager.default.removeItem(atPath: other.directory) }
