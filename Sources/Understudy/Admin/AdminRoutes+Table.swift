@@ -36,6 +36,8 @@ extension AdminRoutes {
             admin.faults.reset()
             admin.journal.clear()
             _ = admin.contract?.clear()
+            // A clean stage is clean: TLS faults queued for the next handshakes go too.
+            _ = admin.transport.tlsFaults?.removeAll()
             guard let spec = admin.spec else { return .message("Rules, sessions and the journal are cleared", status: 200) }
             spec.reset(session: nil)
             spec.clearForced()

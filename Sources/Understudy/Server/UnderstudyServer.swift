@@ -195,9 +195,10 @@ public final class UnderstudyServer: Sendable {
         if submitted { closed.wait() }
     }
 
-    /// Clears every rule, session and journal entry (and, serving a document, what sessions wrote to it and the
-    /// preferences set on its operations).
+    /// Clears every rule, session and journal entry, every TLS fault set (queued or for an SNI name), and, serving
+    /// a document, what sessions wrote to it and the preferences set on its operations.
     public func reset() {
+        _ = transport.tlsFaults?.removeAll()
         faults.reset()
         journal.clear()
         spec?.reset(session: nil)

@@ -5,13 +5,11 @@ import Foundation
 /// connection for evhttp, presenting a wrong certificate (or resetting) while a TLS fault is queued or when the
 /// client asks for one by SNI name (`expired.localhost`, …).
 ///
-/// `@unchecked Sendable`: both `SSL_CTX`s and the fault certificates are filled in once, in `init`, and after that
+/// `@unchecked Sendable`: the `SSL_CTX` and the fault certificates are filled in once, in `init`, and after that
 /// only read by `SSL_new` and `SSL_use_certificate`, which OpenSSL allows from any thread; connections are made on
 /// the loop thread. The fault queue locks.
 final class ServerTLSContext: @unchecked Sendable {
     private let context: OpaquePointer
-    /// The same certificate, with a ClientHello callback that resets the connection (`TLSFaultKind.reset`).
-    private let resetContext: OpaquePointer
     private let faultIdentities: TLSFaultIdentities
     /// The faults the next handshakes, or those for an SNI name, go wrong with.
     let faults: TLSFaultQueue
@@ -43,26 +41,44 @@ final class ServerTLSContext: @unchecked Sendable {
         _ = try AtomicFile.read(certificate)
         _ = try AtomicFile.read(key)
         context = try ServerTLSContext.makeContext(certificate: certificate, key: key)
-        do {
-            resetContext = try ServerTLSContext.makeContext(certificate: certificate, key: key)
-        } catch {
-            SSL_CTX_free(context)
-            throw error
-        }
-        // Once the ClientHello is read: the connection is reset, and the handshake fails with no alert to send (-1
-        // is OpenSSL's SSL_AD_NO_ALERT, which only its private ssl_local.h names; the socket is gone by then anyway).
-        SSL_CTX_set_client_hello_cb(resetContext, { ssl, alert, _ in
-            if let ssl { Posix.resetKeepingDescriptor(SSL_get_fd(ssl)) }
-            alert?.pointee = -1
-            return SSL_CLIENT_HELLO_ERROR
-        }, nil)
         self.faultIdentities = faultIdentities
         faults = TLSFaultQueue(certificateNames: names)
         // Unretained: the context is freed in deinit, so it never calls back into a freed self.
+        let unretained = Unmanaged.passUnretained(self).toOpaque()
+        SSL_CTX_set_client_hello_cb(context, { ssl, alert, argument in
+            guard let ssl, let argument else { return SSL_CLIENT_HELLO_SUCCESS }
+            return Unmanaged<ServerTLSContext>.fromOpaque(argument).takeUnretainedValue().clientHelloRead(on: ssl, alert: alert)
+        }, unretained)
         understudy_ssl_ctx_set_server_name_callback(context, { ssl, alert, argument in
             guard let ssl, let argument else { return SSL_TLSEXT_ERR_OK }
             return Unmanaged<ServerTLSContext>.fromOpaque(argument).takeUnretainedValue().serverNameSeen(on: ssl, alert: alert)
-        }, Unmanaged.passUnretained(self).toOpaque())
+        }, unretained)
+        SSL_CTX_set_info_callback(context) { ssl, location, result in
+            guard location & SSL_CB_ACCEPT_EXIT != 0, result <= 0, let ssl else { return }
+            PlainHTTPRefusal.answerIfPlainHTTP(ssl)
+        }
+    }
+
+    /// Takes the next queued fault once a ClientHello is read, the point where the certificate is chosen: a
+    /// connection that never sends one (a port probe, plain http, a health check) leaves the queue as it was.
+    /// The handshake then goes wrong with it: reset, or a wrong certificate in place of the server's.
+    private func clientHelloRead(on ssl: OpaquePointer, alert: UnsafeMutablePointer<Int32>?) -> Int32 {
+        // A second ClientHello (after a HelloRetryRequest) keeps what the first one was given.
+        guard SSL_get_certificate(ssl) == SSL_CTX_get0_certificate(context), let fault = faults.next() else {
+            return SSL_CLIENT_HELLO_SUCCESS
+        }
+        if fault == .reset {
+            // The handshake fails with no alert to send (-1 is OpenSSL's SSL_AD_NO_ALERT, which only its private
+            // ssl_local.h names; the socket is gone by then anyway).
+            Posix.resetKeepingDescriptor(SSL_get_fd(ssl))
+            alert?.pointee = -1
+            return SSL_CLIENT_HELLO_ERROR
+        }
+        guard faultIdentities.present(fault, on: ssl) else {
+            alert?.pointee = SSL_AD_INTERNAL_ERROR
+            return SSL_CLIENT_HELLO_ERROR
+        }
+        return SSL_CLIENT_HELLO_SUCCESS
     }
 
     /// Presents the fault set for the SNI name, or the one a fixed name asks for (`expired.localhost`…), unless a
@@ -102,18 +118,11 @@ final class ServerTLSContext: @unchecked Sendable {
 
     deinit {
         SSL_CTX_free(context)
-        SSL_CTX_free(resetContext)
     }
 
-    /// A connection's `SSL`, presenting the next queued fault's certificate if there is one (or the context that
-    /// resets at the ClientHello); nil when OpenSSL cannot make one. The transport wraps it in a bufferevent.
+    /// A connection's `SSL` (a queued fault is taken when its ClientHello arrives); nil when OpenSSL cannot make
+    /// one. The transport wraps it in a bufferevent.
     func makeSSL() -> OpaquePointer? {
-        let fault = faults.next()
-        guard let ssl = SSL_new(fault == .reset ? resetContext : context) else { return nil }
-        if let fault, !faultIdentities.present(fault, on: ssl) {
-            SSL_free(ssl)
-            return nil
-        }
-        return ssl
+        SSL_new(context)
     }
 }
