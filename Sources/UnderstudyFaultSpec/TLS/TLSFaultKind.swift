@@ -12,8 +12,8 @@ public enum TLSFaultKind: String, Sendable, Hashable, CaseIterable, Codable {
     case unknownIssuer = "unknown-issuer"
     /// Signed by its own key: a client reports a self-signed certificate.
     case selfSigned = "self-signed"
-    /// Trusted, current and for the right names, over a key other than the pinned one: only a pinning client
-    /// refuses it.
+    /// Trusted, current and for the right names, over a key other than the leaf's, signed by the same CA: a client
+    /// pinning the leaf's key refuses it; one pinning the CA's accepts it.
     case wrongKey = "wrong-key"
     /// No certificate at all: the connection is reset after the ClientHello.
     case reset
