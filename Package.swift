@@ -98,7 +98,7 @@ let package = Package(
         // UnderstudyTesting all link it.
         .target(
             name: "UnderstudyRecording",
-            dependencies: ["UnderstudyJSON", "UnderstudyLocking"],
+            dependencies: ["UnderstudyJSON", "UnderstudyLocking", "CByteSearch"],
             swiftSettings: strictSettings
         ),
         .target(
@@ -151,7 +151,7 @@ let package = Package(
         // `make bench`'s in-process figures (client overhead, in-process start); not a product.
         .executableTarget(
             name: "UnderstudyBench",
-            dependencies: ["Understudy", "UnderstudyClient", "UnderstudyDummyJSON"],
+            dependencies: ["Understudy", "UnderstudyClient", "UnderstudyDummyJSON", "UnderstudyRecording"],
             swiftSettings: strictSettings
         ),
         // Helpers the Swift test targets share (waitUntil, Fixtures): not a product, linked by test targets only.

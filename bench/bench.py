@@ -983,7 +983,7 @@ def wrk_script(server, script, connections, seconds):
     cpu = server.cpu_seconds() - cpu_before
     requests = int(re.search(r"(\d+) requests in", output).group(1))
     p50 = re.search(r"^\s+50%\s+(\S+)", output, re.M)
-    return {"rps": float(re.search(r"Requests/sec:\s+([0-9.]+)", output).group(1)),
+    return {"rps": float(re.search(r"Requests/sec:\s+([0-9.]+)", output).group(1)), "requests": requests,
             "p50": parse_duration_ms(p50.group(1)) if p50 else float("nan"),
             "cpu_us": cpu * 1e6 / requests if requests else float("nan")}
 
@@ -1206,6 +1206,50 @@ def recording_memory(directory):
     return result
 
 
+RECORD_LOAD_SECONDS = 10 if QUICK else 60
+RECORD_LOAD_TARGET = "/products?limit=30"
+
+
+def recording_under_load(directory):
+    """wrk at c32 for RECORD_LOAD_SECONDS through `--record` against a local upstream, every request a target of
+    its own (~30 KB replies), beside the same proxy without `--record`: nothing may be lost (each request wrk
+    completed is a file, none is skipped), and the recorder's exchanges/s and MB/s, counted until the last one is
+    on disk, stand beside the proxy's own req/s. The recorder holds requests back while its disk is behind rather
+    than drop them."""
+    script = os.path.join(directory, "distinct.lua")
+    with open(script, "w") as handle:
+        handle.write('counter = 0\nrequest = function()\n  counter = counter + 1\n'
+                     f'  return wrk.format("GET", "{RECORD_LOAD_TARGET}&n=" .. counter)\nend\n')
+    upstream = Server("upstream", [UNDERSTUDY, "--port", "0", "--quiet"])
+    try:
+        plain = Server("proxy", [UNDERSTUDY, "--port", "0", "--quiet", "--upstream", upstream.url])
+        try:
+            proxied = wrk_script(plain, script, 32, min(RECORD_LOAD_SECONDS, 10))
+        finally:
+            plain.stop()
+        folder = os.path.join(directory, "under-load")
+        recorder = Server("recording proxy", [UNDERSTUDY, "--port", "0", "--quiet", "--upstream", upstream.url,
+                                              "--record", folder])
+        try:
+            started = time.time()
+            loaded = wrk_script(recorder, script, 32, RECORD_LOAD_SECONDS)
+            status = wait_recorded(recorder.port, loaded["requests"], 600)
+            written_s = time.time() - started
+        finally:
+            recorder.stop()
+    finally:
+        upstream.stop()
+    files, hidden = recording_files(folder)
+    size = sum(os.path.getsize(path) for path in files)
+    result = {"seconds": RECORD_LOAD_SECONDS, "proxy_rps": proxied["rps"], "requests": loaded["requests"],
+              "recording_rps": loaded["rps"], "recorded": status.get("recorded", 0), "skipped": status.get("skipped", 0),
+              "files": len(files), "temporary": len(hidden), "written_s": written_s,
+              "exchanges_per_s": len(files) / written_s if written_s else 0.0, "mb_per_s": size / written_s / 1e6,
+              "lost": loaded["requests"] - len(files)}
+    log(f"  {result}")
+    return result
+
+
 def in_front_of_an_api(directory):
     """Issue 22's figures: forwarding, replaying and recording."""
     log("proxied GET /products/1:")
@@ -1214,7 +1258,9 @@ def in_front_of_an_api(directory):
     replay = replayed(directory)
     log(f"recording {RECORD_EXCHANGES:,} exchanges:")
     record = recording_memory(directory)
-    return {"proxy": proxy, "replay": replay, "record": record}
+    log(f"recording under load, {RECORD_LOAD_SECONDS} s at c32:")
+    load = recording_under_load(directory)
+    return {"proxy": proxy, "replay": replay, "record": record, "load": load}
 
 
 def api_report(results):
@@ -1254,6 +1300,16 @@ def api_report(results):
                  f"{record['replay_keys']:,} request keys in {record['replay_ms']:.0f} ms"
                  + ("" if all_ok else f"; replies {record['statuses']}"),
                  verdict(record["peak_rss"] <= 100 and all_ok and keys_ok)))
+    load = results["load"]
+    rows.append((f"Recording under load: {load['seconds']} s of wrk at c32 through `--record`, every request its own "
+                 f"target (`{RECORD_LOAD_TARGET}&n=<n>`, ~30 KB)",
+                 "no exchange lost; recorder exchanges/s ≥ the proxy's own req/s",
+                 f"{load['requests']:,} requests at {fmt(load['recording_rps'])} req/s (the proxy alone: "
+                 f"{fmt(load['proxy_rps'])}); {load['files']:,} files, {load['lost']} lost, {load['skipped']} skipped, "
+                 f"{load['temporary']} temporary left; all on disk after {load['written_s']:.1f} s: "
+                 f"{fmt(load['exchanges_per_s'])} exchanges/s, {load['mb_per_s']:.1f} MB/s",
+                 verdict(load["lost"] == 0 and load["skipped"] == 0
+                         and load["exchanges_per_s"] >= load["proxy_rps"])))
     lines = ["", "## In front of your own API (issue 22)", "",
              "Understudy `--upstream` forwarding to a second Understudy on the same machine (both the release build), "
              "`--replay` serving a directory recorded through such a proxy, and `--record` writing "
@@ -1714,7 +1770,7 @@ def main():
                        "startup_ms": startup, "rss": rss, "in_process": in_process, "client": client,
                        "catalogues": catalogue_rows, "resource_scale": scale_rows,
                        "api": {"proxy": api["proxy"], "replay": {f"{k[0]} c{k[1]}": v for k, v in api["replay"].items()},
-                               "record": api["record"]}}, out, indent=1, default=str)
+                               "record": api["record"], "load": api["load"]}}, out, indent=1, default=str)
         print(text)
         log(f"bench: wrote {OUT}")
         misses = [row[0] for row in rows if row[3] != "PASS"]

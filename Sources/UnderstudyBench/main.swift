@@ -6,6 +6,7 @@ import Foundation
 //   UnderstudyBench client [--requests 2000] [--rounds 5]   UnderstudyClient vs raw URLSession + JSONDecoder
 //   UnderstudyBench start [--count 50]                       in-process start to first 200, and stop
 //   UnderstudyBench churn [--count 200]                      descriptors before and after many starts and stops
+//   UnderstudyBench recorder [--count 2000] [--bytes 30000]  the recording writer's exchanges/s and MB/s
 
 /// A measurement that could not be taken.
 struct BenchError: Error, CustomStringConvertible {
@@ -34,8 +35,10 @@ do {
         printJSON(try InProcessStart(count: option("--count", default: 50)).run())
     case "churn":
         printJSON(try ServerChurn(count: option("--count", default: 200)).run())
+    case "recorder":
+        printJSON(try RecorderThroughput(count: option("--count", default: 2_000), bodyBytes: option("--bytes", default: 30_000)).run())
     default:
-        FileHandle.standardError.write(Data("usage: UnderstudyBench client [--requests N] [--rounds N] | start [--count N] | churn [--count N]\n".utf8))
+        FileHandle.standardError.write(Data("usage: UnderstudyBench client [--requests N] [--rounds N] | start [--count N] | churn [--count N] | recorder [--count N] [--bytes N]\n".utf8))
         exit(2)
     }
 } catch {

@@ -13,6 +13,8 @@ struct ProxiedReply: Delivery {
     static let highWaterBytes = 256 << 10
     /// How often a paused reply looks whether the client caught up.
     static let drainCheckMilliseconds = 5.0
+    /// How often a request held back looks whether the recording's disk caught up.
+    static let recorderCheckMilliseconds = 5.0
 
     /// The faults, narrowed to the kind of reply once the head has come (`narrow`).
     private(set) var plan: ProxyPlan
@@ -22,6 +24,9 @@ struct ProxiedReply: Delivery {
     let upstreamURL: String
     /// Sends the request upstream; called on the first turn, after any delay.
     private let send: () -> UpstreamExchange
+    /// Whether the request must wait before it is sent: the recording's disk has fallen behind, and another
+    /// exchange to record would only grow what waits in memory (`RecordingWriter.isBehind`).
+    private let holdsBack: () -> Bool
     private var exchange: UpstreamExchange?
     private var phase = Phase.awaitingHead
     /// Set once the exchange is over, for the journal.
@@ -34,7 +39,8 @@ struct ProxiedReply: Delivery {
     var streamedBodyCheck: ContractPlan?
 
     init(plan: ProxyPlan, ownHeaders: HTTPHeaders, isHeadRequest: Bool, upstreamURL: String, contract: ContractPlan? = nil,
-         send: @escaping () -> UpstreamExchange) {
+         holdsBack: @escaping () -> Bool = { false }, send: @escaping () -> UpstreamExchange) {
+        self.holdsBack = holdsBack
         self.plan = plan
         self.ownHeaders = ownHeaders
         self.isHeadRequest = isHeadRequest
@@ -57,6 +63,8 @@ struct ProxiedReply: Delivery {
         if let started = self.exchange {
             exchange = started
         } else {
+            // Pushed back rather than dropped: the request waits (its client with it) until the disk catches up.
+            if holdsBack() { return DeliveryTurn(wake: ProxiedReply.recorderCheckMilliseconds) }
             exchange = send()
             exchange.waker = context.waker
             self.exchange = exchange

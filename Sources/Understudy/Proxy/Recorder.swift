@@ -35,6 +35,8 @@ final class Recorder: Sendable {
     }
 
     var isRecording: Bool { state.withLock { $0.writer != nil } }
+    /// Whether the recording's disk has fallen behind: a forwarded request waits until it catches up.
+    var isBehind: Bool { state.withLock { $0.writer?.isBehind ?? false } }
     var current: State { state.withLock { $0 } }
 
     /// Records into `writer` from now on (nil: stops); returns the writer it replaces.

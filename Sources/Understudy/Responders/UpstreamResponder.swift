@@ -61,7 +61,8 @@ final class UpstreamResponder: Responder {
                                 submit: submit)
         }
         return ProxiedReply(plan: proxyPlan, ownHeaders: plan.response.headers, isHeadRequest: plan.request.method == "HEAD",
-                            upstreamURL: upstream.url, contract: held) { [weak transport, recorder, monotonicMilliseconds, held] in
+                            upstreamURL: upstream.url, contract: held, holdsBack: { [recorder] in recorder.isBehind })
+        { [weak transport, recorder, monotonicMilliseconds, held] in
             guard let transport else { return .unsent("the server is stopping", at: monotonicMilliseconds()) }
             let exchange = transport.sendUpstream(forwarded)
             // Kept for a recording, or (smaller bodies) for a snapshot of the last exchanges made later, or for the

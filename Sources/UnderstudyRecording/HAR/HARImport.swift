@@ -48,8 +48,7 @@ package struct HARImport: Sendable {
             throw .directory(error)
         }
         let answersBefore = (try? Recording(contentsOf: directory))?.answerCount ?? 0
-        // The writer drops what is handed over beyond its bound while the disk catches up (right for a proxy that
-        // must not block); an import can wait, so it lets the disk catch up before the bound is near.
+        // An import can wait for the disk: it lets the writer catch up before what waits passes its bound.
         var handedOver = 0
         for exchange in archive.exchanges {
             let size = exchange.recorded.request.body.count + exchange.recorded.response.body.count + 512

@@ -1,3 +1,4 @@
+import CByteSearch
 import Foundation
 import UnderstudyJSON
 
@@ -9,6 +10,17 @@ import UnderstudyJSON
 struct SecretRewriter {
     /// Redacted field names, lower-cased.
     let fields: Set<String>
+    /// The names a body is searched for before it is parsed: the fields, less those another one contains
+    /// (`token` finds `accesstoken` and `id_token` too); nil when a name is not ASCII, whose case only a parse
+    /// compares rightly.
+    private let searched: [[UInt8]]?
+
+    init(fields: Set<String>) {
+        self.fields = fields
+        searched = fields.allSatisfy { $0.utf8.allSatisfy { $0 < 0x80 } }
+            ? fields.filter { name in !fields.contains { $0 != name && name.contains($0) } }.sorted().map { Array($0.utf8) }
+            : nil
+    }
 
     /// Whether a JSON field or a query parameter of this name holds a secret.
     func isSecret(_ name: String) -> Bool {
@@ -87,8 +99,30 @@ struct SecretRewriter {
             }
             return Array(pairs.joined(separator: "&").utf8)
         }
-        guard BodyKind.mayBeJSON(bytes), let value = try? JSONParser.parse(bytes) else { return nil }
+        guard BodyKind.mayBeJSON(bytes), mayName(bytes), let value = try? JSONParser.parse(bytes) else { return nil }
         return JSONWriter.encode(json(value, replace))
+    }
+
+    /// Whether `bytes` may hold a secret field's name: one of them, in any case, or a `\u` escape that could spell
+    /// one. A body that names none is left as it is, unparsed: most replies (a 30 KB product list parsed to find
+    /// nothing was a quarter of a recording proxy's writing time).
+    func mayName(_ bytes: [UInt8]) -> Bool {
+        guard let searched else { return true }
+        var lowered = bytes
+        var escapes = false
+        lowered.withUnsafeMutableBufferPointer { buffer in
+            for index in buffer.indices {
+                let byte = buffer[index]
+                if byte >= 0x41, byte <= 0x5A { buffer[index] = byte | 0x20 }
+                if byte == 0x5C, index + 1 < buffer.count, buffer[index + 1] == 0x75 { escapes = true }
+            }
+        }
+        if escapes { return true }
+        return lowered.withUnsafeBytes { haystack in
+            searched.contains { needle in
+                needle.withUnsafeBytes { understudy_find_bytes(haystack.baseAddress, haystack.count, $0.baseAddress, $0.count) != nil }
+            }
+        }
     }
 
     private static func cookiePair(_ pair: String, _ replace: (String) -> String) -> String {

@@ -7,9 +7,10 @@ import UnderstudyLocking
 /// ``append(_:)`` only hands the value over, so the server's event loop never waits for a disk; ``flush()`` (or
 /// ``flushed()``) waits until everything handed over is on disk. Each exchange is redacted (unless the options
 /// turn redaction off), then added to its request key's file as the next answer of the sequence; every file is
-/// written whole to a temporary file and renamed into place. Memory stays bounded: the writer keeps an index of
-/// request keys (a request body in canonical form is part of its key) and file names, never the replies it wrote,
-/// and drops what waits for the disk past ``maximumPendingBytes``.
+/// written whole to a temporary file and renamed into place. Nothing handed over is dropped: the writer keeps an
+/// index of request keys (a request body in canonical form is part of its key) and file names, never the replies
+/// it wrote, and says when what waits for the disk passes ``maximumPendingBytes`` (``isBehind``), so a proxy
+/// holds back new exchanges until the disk catches up.
 ///
 /// ```swift
 /// let writer = try RecordingWriter(directory: URL(fileURLWithPath: "Recordings/api"))
@@ -46,9 +47,9 @@ public final class RecordingWriter: Sendable {
     /// The most answers kept per request key; later answers to the same request are not written (a replay
     /// repeats the last one), so a polled endpoint does not grow a file without end.
     public let maximumSequence: Int
-    /// Exchanges waiting for the disk beyond this many bytes are dropped (and reported in ``failures``) rather
-    /// than held in memory without bound.
-    public static let maximumPendingBytes = 32 << 20
+    /// Past this many bytes waiting for the disk the writer is behind (``isBehind``): its callers hold back more
+    /// until it catches up. What is already handed over stays, so a `kill -9` loses at most about this much.
+    public static let maximumPendingBytes = 8 << 20
 
     private let store: RecordingDirectory
     private let rules: KeyRules
@@ -88,20 +89,11 @@ public final class RecordingWriter: Sendable {
         try store.writeManifest(merged)
     }
 
-    /// Hands an exchange over to be written; returns at once.
+    /// Hands an exchange over to be written; returns at once. Never drops it: a caller that must not hold
+    /// memory without bound waits while ``isBehind``.
     public func append(_ exchange: RecordedExchange) {
         let size = exchange.request.body.count + exchange.response.body.count + 512
-        let accepted = handover.withLock { handover in
-            guard handover.pendingBytes + size <= Self.maximumPendingBytes else {
-                handover.failures.append(RecordingError(
-                    file: store.url.path,
-                    reason: "dropped \(exchange.request.method) \(exchange.request.path): the disk fell behind"))
-                return false
-            }
-            handover.pendingBytes += size
-            return true
-        }
-        guard accepted else { return }
+        handover.withLock { $0.pendingBytes += size }
         queue.async { [self] in
             write(exchange)
             handover.withLock { $0.pendingBytes -= size }
@@ -118,6 +110,11 @@ public final class RecordingWriter: Sendable {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             queue.async { continuation.resume() }
         }
+    }
+
+    /// Whether more than ``maximumPendingBytes`` wait for the disk.
+    public var isBehind: Bool {
+        handover.withLock { $0.pendingBytes > Self.maximumPendingBytes }
     }
 
     /// Bytes handed over and not yet on disk: 0 once everything appended so far is written.

@@ -46,4 +46,17 @@ import Testing
         #expect(rewriter.header(.init("Accept", "text/plain")) { redactor.placeholder(for: $0) }.value == "text/plain")
         #expect(Redactor.highestNumber(in: Array(#"["understudy-redacted-3","understudy-redacted-12", "understudy-redacted-"]"#.utf8)) == 12)
     }
+
+    /// A body is searched for the secret fields' names before it is parsed: one naming none is left as it is;
+    /// a name in any case, or a `\u` escape that could spell one, has the body parsed and redacted.
+    @Test func aBodyIsParsedOnlyWhenItMayNameASecret() {
+        let rewriter = SecretRewriter(fields: RecordingOptions().redactedFieldSet.union(["pin"]))
+        #expect(!rewriter.mayName(Array(#"{"products":[{"id":1,"title":"Mascara"}],"total":194}"#.utf8)))
+        #expect(rewriter.body(Array(#"{"id": 1}"#.utf8), contentType: "application/json") { _ in "x" } == nil)
+        for body in [#"{"PassWord":"p"}"#, #"{"ID_TOKEN":"t"}"#, #"{"\u0074oken":"t"}"#, #"{"Pin":1234}"#] {
+            #expect(rewriter.mayName(Array(body.utf8)), "\(body)")
+            let redacted = rewriter.body(Array(body.utf8), contentType: "application/json") { _ in "understudy-redacted-1" }
+            #expect(redacted.map { String(decoding: $0, as: UTF8.self).contains("understudy-redacted-1") } == true, "\(body)")
+        }
+    }
 }

@@ -230,3 +230,30 @@ extension ProxiedReplyTests {
         #expect(stalled.ending == .stall)
     }
 }
+
+extension ProxiedReplyTests {
+    /// While the recording's disk is behind, the request is not sent: it waits, looking again every 5 ms, and is
+    /// sent once the disk catches up. Nothing is dropped.
+    @Test func aRequestWaitsWhileTheRecordingIsBehind() {
+        final class Gate { var behind = true; var sent = 0 }
+        let gate = Gate()
+        let exchange = UpstreamExchange(startedAt: 1_000)
+        var delivery = ProxiedReply(plan: ProxyPlan(), ownHeaders: [:], isHeadRequest: false, upstreamURL: url,
+                                    holdsBack: { gate.behind }) {
+            gate.sent += 1
+            return exchange
+        }
+        var driver = DeliveryDriver()
+        driver.run(&delivery, until: 1_050)
+        #expect(gate.sent == 0, "held back for 50 ms")
+        #expect(driver.turns == 11, "a look every 5 ms")
+        gate.behind = false
+        driver.run(&delivery, until: 1_060)
+        #expect(gate.sent == 1)
+        exchange.received(upstreamHead(length: body.count), at: 1_060)
+        exchange.received(body)
+        exchange.finished()
+        driver.run(&delivery)
+        #expect(driver.body == body && driver.ending == .end)
+    }
+}
