@@ -151,3 +151,19 @@ import Testing
         #expect(recording.entries.allSatisfy { $0.responses.count == 5 })
     }
 }
+
+extension RecordingWriterTests {
+    /// Far more than the bound handed over at once: the writer says it is behind, drops nothing, and catches up.
+    @Test func aBurstPastTheBoundIsBehindButNothingIsDropped() async throws {
+        let directory = TemporaryDirectory()
+        let writer = try RecordingWriter(directory: directory.url)
+        let body = #"{"text":""# + String(repeating: "x", count: 256 << 10) + #""}"#
+        let count = RecordingWriter.maximumPendingBytes / (256 << 10) * 2
+        for index in 0..<count { writer.append(Exchanges.get("/items/\(index)", body: body)) }
+        #expect(writer.isBehind, "\(writer.pendingBytes) bytes waiting")
+        await writer.flushed()
+        #expect(!writer.isBehind && writer.pendingBytes == 0)
+        #expect(writer.failures.isEmpty)
+        #expect(try Recording(contentsOf: directory.url).entries.count == count)
+    }
+}
