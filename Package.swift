@@ -98,7 +98,7 @@ let package = Package(
         // UnderstudyTesting all link it.
         .target(
             name: "UnderstudyRecording",
-            dependencies: ["UnderstudyJSON", "UnderstudyLocking", "CByteSearch"],
+            dependencies: ["UnderstudyJSON", "UnderstudyLocking"],
             swiftSettings: strictSettings
         ),
         .target(

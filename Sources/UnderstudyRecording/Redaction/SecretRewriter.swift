@@ -1,4 +1,3 @@
-import CByteSearch
 import Foundation
 import UnderstudyJSON
 
@@ -118,11 +117,25 @@ struct SecretRewriter {
             }
         }
         if escapes { return true }
-        return lowered.withUnsafeBytes { haystack in
-            searched.contains { needle in
-                needle.withUnsafeBytes { understudy_find_bytes(haystack.baseAddress, haystack.count, $0.baseAddress, $0.count) != nil }
-            }
+        return lowered.withUnsafeBufferPointer { haystack in
+            searched.contains { needle in SecretRewriter.contains(needle, in: haystack) }
         }
+    }
+
+    /// Whether `needle` (not empty) occurs in `haystack`: candidates start where its first byte does.
+    private static func contains(_ needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = needle.first, needle.count <= haystack.count else { return false }
+        var start = 0
+        let last = haystack.count - needle.count
+        while start <= last {
+            if haystack[start] == first {
+                var matched = 1
+                while matched < needle.count, haystack[start + matched] == needle[matched] { matched += 1 }
+                if matched == needle.count { return true }
+            }
+            start += 1
+        }
+        return false
     }
 
     private static func cookiePair(_ pair: String, _ replace: (String) -> String) -> String {
