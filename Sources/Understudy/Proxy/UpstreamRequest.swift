@@ -44,6 +44,9 @@ struct UpstreamRequest: Equatable {
         }
         if let host = incoming["Host"] { headers.add("X-Forwarded-Host", host) }
         headers.add("X-Forwarded-Proto", request.isSecure ? "https" : "http")
+        // libevent's client frames only a POST's or a PUT's body by itself: a DELETE's or a PATCH's went unframed,
+        // and the upstream read it as the next request on the pooled connection (a 501 or 400 for someone else).
+        if !request.body.isEmpty { headers.add("Content-Length", String(request.body.count)) }
         self.headers = headers
         body = request.body
     }

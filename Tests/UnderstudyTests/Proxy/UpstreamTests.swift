@@ -42,7 +42,7 @@ import Testing
         #expect(forwarded.body == Array("{}".utf8))
         #expect(forwarded.headers.fields.map { "\($0.name): \($0.value)" } == [
             "Host: api.test:8443", "Authorization: Bearer t", "X-Forwarded-For: 10.0.0.1, 127.0.0.1",
-            "X-Forwarded-Host: localhost:8080", "X-Forwarded-Proto: http",
+            "X-Forwarded-Host: localhost:8080", "X-Forwarded-Proto: http", "Content-Length: 2",
         ])
     }
 }
