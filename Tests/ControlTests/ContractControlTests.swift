@@ -33,6 +33,7 @@ import UnderstudyTestSupport
                 #expect(broken?.value(forHTTPHeaderField: "X-Understudy-Violations")?.contains("maximum") == true)
                 report = try await control.contractReport()
                 #expect(report.violations == 1)
+                #expect(report.replyViolations == 0, "a request's violation is no reply's")
                 let violation = try #require(report.recent.first?.violations.first)
                 #expect(violation.location == ["request", "path", "id"])
                 #expect(violation.keyword == "maximum")

@@ -11,10 +11,11 @@ extension AdminRoutes {
             .init(key: "requests", value: .number(JSONNumber(journal.count))),
             .init(key: "offline", value: .bool(transport.isOffline)),
             .init(key: "heldConnections", value: .number(JSONNumber(transport.heldReplies))),
-            // Only with HTTPS, or a document (`--spec`), so other servers' replies keep their bytes; the control
-            // room shows its TLS faults and document panels then.
+            // Only with HTTPS, a document (`--spec`) or a contract check (`--upstream --spec`), so other servers'
+            // replies keep their bytes; the control room shows its TLS faults, document and contract panels then.
         ] + (transport.tlsFaults == nil ? [] : [.init(key: "https", value: .bool(true))])
-          + (spec == nil ? [] : [.init(key: "spec", value: .bool(true))]))))
+          + (spec == nil ? [] : [.init(key: "spec", value: .bool(true))])
+          + (contract == nil ? [] : [.init(key: "contract", value: .bool(true))]))))
     }
 
     func addRule(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {

@@ -23,7 +23,12 @@ struct ContractReport {
         var status: Int
         var mocked: Bool
         var violations: [ContractViolation]
+        /// The start of the body that broke the document (the reply's, else the request's), as text.
+        var body: String?
     }
+
+    /// How much of an offending body the report keeps.
+    static let maximumBodyExcerpt = 2_048
 
     static let maximumRecent = 100
     /// Undocumented paths are tallied one by one up to this many; past it they share one row.
@@ -32,6 +37,8 @@ struct ContractReport {
     let document: String
     private(set) var exchanges = 0
     private(set) var violationCount = 0
+    /// The violations of the upstream's replies, apart from the requests': what the API broke, not its clients.
+    private(set) var replyViolationCount = 0
     private(set) var mockedCount = 0
     private var tallies: [String: Tally] = [:]
     private var order: [String] = []
@@ -42,9 +49,11 @@ struct ContractReport {
     }
 
     mutating func record(method: String, target: String, operation: OpenAPIOperation?, status: Int,
-                         violations: [ContractViolation], mocked: Bool, time: Double, counted: Bool = true) {
+                         violations: [ContractViolation], mocked: Bool, time: Double, counted: Bool = true,
+                         body: String? = nil) {
         if counted { exchanges += 1 }
         violationCount += violations.count
+        replyViolationCount += violations.filter { $0.side == .response }.count
         if mocked { mockedCount += 1 }
         let path = operation?.path ?? String(target.prefix { $0 != "?" })
         var key = (operation?.id).map { "op " + $0 } ?? "\(method) \(path)"
@@ -59,7 +68,7 @@ struct ContractReport {
         if mocked { tallies[key]?.mocked += 1 }
         guard !violations.isEmpty else { return }
         recent.append(Broken(time: time, method: method, target: target, operation: operation?.id, status: status,
-                             mocked: mocked, violations: violations))
+                             mocked: mocked, violations: violations, body: body))
         if recent.count > ContractReport.maximumRecent { recent.removeFirst(recent.count - ContractReport.maximumRecent) }
     }
 
@@ -68,6 +77,7 @@ struct ContractReport {
             .init(key: "document", value: .string(document)),
             .init(key: "exchanges", value: .number(JSONNumber(exchanges))),
             .init(key: "violations", value: .number(JSONNumber(violationCount))),
+            .init(key: "replyViolations", value: .number(JSONNumber(replyViolationCount))),
             .init(key: "mocked", value: .number(JSONNumber(mockedCount))),
             .init(key: "operations", value: .array(order.compactMap { tallies[$0] }.map { tally in
                 .object(JSONObject([
@@ -88,6 +98,7 @@ struct ContractReport {
                     .init(key: "status", value: .number(JSONNumber(broken.status))),
                     .init(key: "mocked", value: .bool(broken.mocked)),
                     .init(key: "violations", value: .array(broken.violations.map(\.json))),
+                    .init(key: "body", value: broken.body.map(JSONValue.string) ?? .null),
                 ]))
             })),
         ]))

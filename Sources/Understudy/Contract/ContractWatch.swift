@@ -73,11 +73,23 @@ final class ContractWatch: Sendable {
 
     /// Counts an exchange and keeps it when it broke the document.
     /// `counted` false adds violations to an exchange counted already (a body checked after its head).
+    /// `replyBody`: the reply's body, when it was read, kept in part when the reply's body broke the document.
     func record(_ request: HTTPRequest, operation: OpenAPIOperation?, status: Int, violations: [ContractViolation],
-                mocked: Bool = false, counted: Bool = true) {
+                mocked: Bool = false, counted: Bool = true, replyBody: [UInt8]? = nil) {
         let time = clock()
+        let body = ContractWatch.offendingBody(violations, request: request, replyBody: replyBody)
         report.withLock { $0.record(method: request.method, target: request.target, operation: operation, status: status,
-                                    violations: violations, mocked: mocked, time: time, counted: counted) }
+                                    violations: violations, mocked: mocked, time: time, counted: counted, body: body) }
+    }
+
+    /// The body a violation names (the reply's before the request's), cut to the report's excerpt, as text.
+    static func offendingBody(_ violations: [ContractViolation], request: HTTPRequest, replyBody: [UInt8]?) -> String? {
+        let bodies = [(["response", "body"], replyBody), (["request", "body"], request.body)]
+        for (location, body) in bodies {
+            guard let body, !body.isEmpty, violations.contains(where: { $0.location.starts(with: location) }) else { continue }
+            return String(decoding: body.prefix(ContractReport.maximumBodyExcerpt), as: UTF8.self)
+        }
+        return nil
     }
 
     /// The report as JSON (`GET /__understudy/violations`).

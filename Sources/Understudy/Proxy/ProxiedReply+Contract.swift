@@ -79,12 +79,13 @@ extension ProxiedReply {
 
     /// Reports what the reply broke (with the request's violations), adds `X-Understudy-Violations` to `headers`;
     /// with `failsOnViolations`, a reply that broke the document is replaced: the steps of its 502.
-    mutating func apply(_ replyViolations: [ContractViolation], _ head: UpstreamExchange.Head,
+    mutating func apply(_ replyViolations: [ContractViolation], _ head: UpstreamExchange.Head, body: [UInt8]? = nil,
                         into headers: inout HTTPHeaders) -> [DeliveryStep]? {
         guard let contract else { return nil }
         self.contract = nil
         violations = contract.requestViolations + replyViolations
-        contract.watch.record(contract.request, operation: contract.operation, status: head.status, violations: violations)
+        contract.watch.record(contract.request, operation: contract.operation, status: head.status, violations: violations,
+                              replyBody: body)
         if contract.watch.failsOnViolations, !replyViolations.isEmpty {
             return whole(ContractWatch.refusal(violations, status: 502, operation: contract.operation))
         }
@@ -104,7 +105,8 @@ extension ProxiedReply {
             let found = watch.check(status: reply.status, headers: reply.headers, body: reply.body, of: operation, isHead: false)
                 .filter { $0.location != ["response", "status"] && $0.location.prefix(2) != ["response", "header"] }
             if !found.isEmpty {
-                watch.record(request, operation: operation, status: reply.status, violations: found, counted: false)
+                watch.record(request, operation: operation, status: reply.status, violations: found, counted: false,
+                             replyBody: reply.body)
             }
         }
     }

@@ -77,7 +77,7 @@ struct ProxiedReply: Delivery {
         case .checking(let head, let body, let check):
             guard let found = check.violations else { return DeliveryTurn() }
             var headers = forwardedHeaders(head.headers)
-            if let refusal = apply(found, head, into: &headers) { return endedEarly(exchange, head.status, refusal) }
+            if let refusal = apply(found, head, body: body, into: &headers) { return endedEarly(exchange, head.status, refusal) }
             return sendHeld(head, body, headers: headers, exchange, context)
         case .sending(var cut):
             let turn = sendBody(&cut, exchange, context)

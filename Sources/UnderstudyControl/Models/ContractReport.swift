@@ -9,6 +9,8 @@ public struct ContractReport: Sendable, Hashable, Decodable {
     public let exchanges: Int
     /// Violations found, over every exchange.
     public let violations: Int
+    /// The violations of the upstream's replies: what the API broke, apart from the requests its clients sent.
+    public let replyViolations: Int
     /// Exchanges answered from the document instead of the upstream (an operation it lacks, or a mocked path).
     public let mocked: Int
     /// Counts by operation, in the order first seen.
@@ -48,6 +50,9 @@ public struct ContractReport: Sendable, Hashable, Decodable {
         public let mocked: Bool
         /// What it broke.
         public let violations: [ContractViolation]
+        /// The start (2 KiB) of the body that broke the document: the reply's, else the request's; nil when no
+        /// body did.
+        public let body: String?
     }
 }
 

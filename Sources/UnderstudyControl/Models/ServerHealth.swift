@@ -20,8 +20,14 @@ public struct ServerHealth: Sendable, Hashable, Decodable {
     /// Whether it serves an OpenAPI document (`--spec`), whose operations ``ControlClient/specDocument()`` lists.
     public var servesSpec: Bool { spec == true }
 
+    /// Whether it holds an upstream to an OpenAPI document (`--upstream URL --spec FILE`), whose report
+    /// ``ControlClient/contractReport()`` reads.
+    public var checksContract: Bool { contract == true }
+
     /// Sent only by a server serving HTTPS.
     private let https: Bool?
     /// Sent only by a server serving a document.
     private let spec: Bool?
+    /// Sent only by a server checking an upstream against a document.
+    private let contract: Bool?
 }

@@ -144,6 +144,61 @@ import UnderstudyTestSupport
         }
     }
 
+    /// A 3.1 document that still writes 3.0's `nullable` (OpenAI's has 111): an upstream's null breaks it as
+    /// written, and keeps it when the proxy is told to tolerate 3.0's keywords (`--spec-tolerate 3.0-keywords`).
+    @Test(arguments: [false, true]) func aThreeOneDocumentsNullableIsReadAsToldTo(tolerates: Bool) async throws {
+        let document = """
+            openapi: 3.1.0
+            info: {title: Nullable, version: '1'}
+            paths:
+              /products/add:
+                post:
+                  requestBody:
+                    content:
+                      application/json:
+                        schema: {type: object}
+                  responses:
+                    '201':
+                      description: added
+                      content:
+                        application/json:
+                          schema:
+                            type: object
+                            required: [id, title, price]
+                            properties:
+                              id: {type: integer}
+                              title: {type: string}
+                              price: {type: number, nullable: true}
+            """
+        try await withProxy(document, configure: { $0.tolerates30Keywords = tolerates }) { _, _, client in
+            let reply = try await client.send("POST", "/products/add", headers: ["Content-Type": "application/json"],
+                                              body: Data(#"{"title":"Lamp","price":null}"#.utf8))
+            #expect(reply.status == 201)
+            #expect(String(decoding: reply.body, as: UTF8.self).contains(#""price":null"#))
+            let found = violations(reply)
+            if tolerates {
+                #expect(found.isEmpty, "\(found)")
+            } else {
+                #expect(found.count == 1, "\(found)")
+                #expect(found.first?["pointer"] as? String == "/price")
+                #expect(found.first?["keyword"] as? String == "type")
+            }
+        }
+    }
+
+    /// The report keeps the start of the body that broke the document, for the control room's Contract panel.
+    @Test func theReportKeepsTheOffendingBytes() async throws {
+        let plant = try #require(ContractPlant.all.first { $0.name == "a changed type" }?.planted)
+        try await withProxy(plant) { _, _, client in
+            _ = try await client.send("/products/1")
+            let summary = try await report(client)
+            #expect(summary["replyViolations"] as? Int == summary["violations"] as? Int)
+            let recent = try #require(summary["recent"] as? [[String: Any]])
+            let body = try #require(recent.last?["body"] as? String)
+            #expect(body.hasPrefix(#"{"id":1,"#) && body.contains(#""price":"#))
+        }
+    }
+
     @Test func aServerWithoutAnUpstreamHasNoReport() async throws {
         let server = try UnderstudyServer.start()
         defer { server.stop() }
