@@ -11,7 +11,8 @@ second server with `--admin-token` whose page and feed refuse to work until the 
 `--upstream` (a third Understudy) whose Recording panel starts recording, lists the route, shows the upstream's status
 in the traffic, stops and snapshots, and a server replaying that recording whose panel lists its routes and a miss,
 and a server serving an OpenAPI document (`--spec`) whose Your API panel forces a status and an example on an
-operation and clears it.
+operation and clears it, and a server holding its upstream to a document with a planted mismatch whose Contract panel
+names the operation, the violation and the offending bytes, and clears the report.
 Last, the browser's console must hold no error, apart from the failed loads that the faults cause on purpose (a 503
 is logged by Chromium as a failed resource).
 
@@ -459,10 +460,46 @@ def main():
             finally:
                 spec.stop()
 
+        def contract_panel():
+            # The project's own document with the price's type changed: the upstream's every product breaks it.
+            source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "openapi", "openapi.yaml")
+            with open(source) as document:
+                text = document.read()
+            expect("    ProductPrice: {type: number," in text, "the document's ProductPrice moved")
+            planted = os.path.join(directory, "planted.yaml")
+            with open(planted, "w") as out:
+                out.write(text.replace("    ProductPrice: {type: number,", "    ProductPrice: {type: string,", 1))
+            checker = Server(args.server_bin, "--upstream", upstream.url, "--spec", planted)
+            try:
+                checked = Room(driver, checker)
+                checked.open()
+                checked.wait_text("feed-status", r"^live$")
+                checked.wait(lambda: checked.el("contract").is_displayed(), "the Contract panel")
+                checked.wait_text("contract-title", r"^Understudy")
+                with urllib.request.urlopen(checker.url + "/products/1", timeout=5) as reply:
+                    expect(reply.status == 200 and "/price" in reply.headers.get("X-Understudy-Violations", ""),
+                           "the reply names the violation")
+                checked.wait_text("contract-counts", r"^1 exchanges, [1-9][0-9]* violations, 0 mocked$")
+                checked.wait_text("contract-operations", r"GET /products/\{id\}\s+1 seen, [1-9][0-9]* violations")
+                checked.wait_text("contract-recent", r"GET /products/1 → 200")
+                recent = checked.text("contract-recent")
+                expect("response.body#/price (type)" in recent, "the violation: %r" % recent)
+                expect('"price":' in recent, "the offending bytes: %r" % recent)
+                checked.el("contract-clear").click()
+                checked.wait_text("contract-result", r"^Cleared [1-9][0-9]* violation\(s\)$")
+                checked.wait_text("contract-counts", r"^0 exchanges, 0 violations, 0 mocked$")
+                checked.drain_console()
+                errors = [entry for entry in checked.console if entry["level"] == "SEVERE"]
+                expect(errors == [], "console errors: %r" % errors)
+            finally:
+                checker.stop()
+
         try:
             checks.run("--upstream: the Recording panel starts, lists the route, shows the upstream, stops", recording_panel)
             checks.run("--replay: the panel lists the replayed routes and the misses", replay_panel)
             checks.run("--spec: the Your API panel forces a status and an example on an operation, then clears", spec_panel)
+            checks.run("--upstream --spec: the Contract panel names the operation, the violation and its bytes, then clears",
+                       contract_panel)
         finally:
             proxy.stop()
             upstream.stop()

@@ -21,6 +21,8 @@ extension ControlRoomAssets {
         PackageResources.script_tls_js,
         // The document panel (when the server serves one, --spec): its operations, a status or example forced on one.
         PackageResources.script_spec_js,
+        // The contract panel (when the upstream is held to a document): operations seen, violations, broken bytes.
+        PackageResources.script_contract_js,
         // The demo client: a paged list, login and /auth/me with retries and backoff, and the price ticker.
         PackageResources.script_demo_client_js,
         // Stage settings (type size, theme) and start-up.

@@ -79,11 +79,13 @@ function onFeedEvent(event) {
       refreshRecording();
       refreshTLSFaults();
       refreshSpec();
+      refreshContract();
       break;
     case "request":
       state.lastId = Math.max(state.lastId, Number(event.id) || data.id);
       addRequest(data);
       scheduleRecordingRefresh();
+      scheduleContractRefresh();
       break;
     case "rule-added":
     case "rule-fired":
