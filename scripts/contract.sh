@@ -24,7 +24,10 @@
 #      `X-Understudy-Fault: status=503`: each must answer a documented 503 `{"message"}` with the rate-limit
 #      headers. not_a_server_error is off there (the 5xx is the point), and so are ignored_auth and
 #      unsupported_method: the fault answers before auth and routing;
-#   7. the golden cases of Sources/UnderstudyTesting/Resources/contracts/ (scripts/contract-replay.py), the
+#   7. schemathesis on the public operations through a proxy holding a server to the document (`--upstream URL
+#      --spec openapi/openapi.yaml`), valid requests mostly (--mode positive); the proxy's contract report
+#      (GET /__understudy/violations) must then name no violation of a reply: the API keeps its own document;
+#   8. the golden cases of Sources/UnderstudyTesting/Resources/contracts/ (scripts/contract-replay.py), the
 #      isolated ones each on a server of its own started from the same binary, while the passes run.
 #
 # A full pass runs schemathesis' four phases (examples, coverage, fuzzing, stateful) with 100 examples an
@@ -79,12 +82,16 @@ FAILED=()
 step() { printf '\n== %s\n' "$*"; }
 fail() { FAILED+=("$1"); printf 'FAILED: %s\n' "$1"; }
 
-# Starts a server; sets URL. Waits up to 60 s for the line `... listening on http://127.0.0.1:PORT`.
+# start_server NAME [OPTIONS...]: starts a server (with OPTIONS instead of the fixtures); sets URL. Waits up to
+# 60 s for the line `... listening on http://127.0.0.1:PORT`.
 start_server() {
-    local out=$WORK/server-$1.out
+    local name=$1 out=$WORK/server-$1.out
+    shift
     # fixtures/collections adds your own collection `books` (products and users stay the built-in ones), so the
     # spec's `/{collection}` operations have something to answer.
-    "$BIN" --port 0 --quiet --fixtures fixtures/collections >"$out" 2>"$WORK/server-$1.err" &
+    local options=(--fixtures fixtures/collections)
+    [ "$#" -gt 0 ] && options=("$@")
+    "$BIN" --port 0 --quiet "${options[@]}" >"$out" 2>"$WORK/server-$name.err" &
     local pid=$!
     SERVERS+=("$pid")
     URL=
@@ -95,7 +102,7 @@ start_server() {
         sleep 0.1
     done
     echo "the server did not start: $BIN" >&2
-    cat "$WORK/server-$1.err" >&2
+    cat "$WORK/server-$name.err" >&2
     return 1
 }
 
@@ -147,24 +154,50 @@ fi
 PASS_PIDS=()
 PASS_NAMES=()
 PASS_TITLES=()
-# run_pass NAME TITLE [schemathesis options...]
+# checked_pass NAME [schemathesis options...]: a pass against a proxy holding the server to the document ($URL is
+# the proxy's), then its contract report (GET /__understudy/violations), which must name no violation of a reply.
+checked_pass() {
+    # The examples, coverage and stateful phases (every operation, each parameter's boundaries, linked calls), at
+    # most 20 examples each: the full pass's fuzzing adds little here and would double the run's time.
+    local PHASES=examples,coverage,stateful MAX_EXAMPLES=$(( MAX_EXAMPLES < 20 ? MAX_EXAMPLES : 20 ))
+    schemathesis_pass "$@" || return 1
+    timeout 30 "$VENV/bin/python" - "$URL/__understudy/violations" <<'PYTHON'
+import json, sys, urllib.request
+report = json.load(urllib.request.urlopen(sys.argv[1], timeout=10))
+print("contract report: %d exchanges checked, %d violations, %d of them the replies'"
+      % (report["exchanges"], report["violations"], report["replyViolations"]))
+for broken in [b for b in report["recent"] if any(v["side"] == "response" for v in b["violations"])][-20:]:
+    print("  %s %s -> %d: %s" % (broken["method"], broken["target"], broken["status"],
+                                 "; ".join("%s %s: %s" % (".".join(v["location"]), v["pointer"], v["message"])
+                                           for v in broken["violations"])))
+sys.exit(1 if report["replyViolations"] or report["exchanges"] == 0 else 0)
+PYTHON
+}
+
+# run_pass NAME TITLE [schemathesis options...]; with RUNNER=checked_pass, against a proxy in front of the pass's
+# server: `--upstream URL --spec $SPEC`.
 run_pass() {
-    local name=$1 title=$2
+    local name=$1 title=$2 runner=${RUNNER:-schemathesis_pass}
     shift 2
     [ "$PARALLEL" = 1 ] || step "$title"
     if ! start_server "$name"; then
         fail "server start ($name pass)"
         return
     fi
+    if [ "$runner" = checked_pass ] && ! start_server "$name-proxy" --upstream "$URL" --spec "$SPEC"; then
+        fail "proxy start ($name pass)"
+        return
+    fi
     if [ "$PARALLEL" = 1 ]; then
-        schemathesis_pass "$name" "$@" >"$WORK/pass-$name.log" 2>&1 &
+        "$runner" "$name" "$@" >"$WORK/pass-$name.log" 2>&1 &
         PASS_PIDS+=("$!")
         PASS_NAMES+=("$name")
         PASS_TITLES+=("$title (server $URL)")
     else
         echo "server: $URL"
-        schemathesis_pass "$name" "$@" || fail "schemathesis: $name pass"
+        "$runner" "$name" "$@" || fail "schemathesis: $name pass"
         stop_server
+        [ "$runner" = checked_pass ] && stop_server
     fi
 }
 
@@ -179,6 +212,12 @@ if [ "${CONTRACT_FAULT_PASS:-0}" = 1 ]; then
         --exclude-path-regex "$ADMIN_PATHS" -H 'X-Understudy-Fault: status=503' \
         --exclude-checks not_a_server_error,ignored_auth,unsupported_method
 fi
+
+# The public operations again, through a proxy holding the server to its own document (--upstream URL --spec
+# FILE): valid requests mostly (positive mode), and the proxy's contract report must name no violation of a reply.
+# Requests may break the document still (its probe of odd paths, calls without credentials), and say so.
+RUNNER=checked_pass run_pass checked "schemathesis through the contract-checking proxy (--upstream --spec)" \
+    --exclude-path-regex "$ADMIN_PATHS" --mode positive
 
 # The golden cases on a server of their own (while parallel passes run): the isolated ones (the admin API,
 # set-ups, other server options) each get another server from $BIN.

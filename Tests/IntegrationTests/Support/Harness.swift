@@ -115,7 +115,7 @@ func withHarness<T>(
 /// A lazily initialised global rather than a Mutex: Swift runs the initialiser once under `swift_once`, which
 /// ThreadSanitizer sees, whereas it cannot see Synchronization.Mutex's futex (scripts/tsan-suppressions.txt).
 enum SharedServer {
-    private static let started = Result { () throws(ServerError) -> TestServers in
+    private static let started = Result { () throws -> TestServers in
         try TestServers.start()
     }
 
@@ -136,15 +136,16 @@ struct TestServers: Sendable {
 
     static var mode: String { ProcessInfo.processInfo.environment["UNDERSTUDY_INTEGRATION_VIA"] ?? "direct" }
 
-    static func start() throws(ServerError) -> TestServers {
+    static func start() throws -> TestServers {
         guard mode == "proxy" || mode == "contract" else {
             return TestServers(server: try UnderstudyServer.start(.init(port: 0)), upstream: nil)
         }
         let upstream = try UnderstudyServer.start(.init(port: 0))
-        var configuration = UnderstudyServer.Configuration(port: 0)
-        configuration.upstream = try? Upstream(url: upstream.baseURL.absoluteString)
-        if mode == "contract" { configuration.spec = try? OpenAPISpec(contentsOf: document) }
         do {
+            var configuration = UnderstudyServer.Configuration(port: 0)
+            configuration.upstream = try Upstream(url: upstream.baseURL.absoluteString)
+            // A document that does not load fails the run: a plain proxy in its place would pass with no violation.
+            if mode == "contract" { configuration.spec = try OpenAPISpec(contentsOf: document) }
             return TestServers(server: try UnderstudyServer.start(configuration), upstream: upstream)
         } catch {
             upstream.stop()
