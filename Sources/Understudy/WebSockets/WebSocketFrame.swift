@@ -1,0 +1,64 @@
+/// One RFC 6455 frame: whether it ends its message, what it carries, and its payload (unmasked).
+struct WebSocketFrame: Equatable, Sendable {
+    /// What a frame carries (RFC 6455 §5.2); the other values are reserved and fail the connection.
+    enum Opcode: UInt8, Sendable {
+        case continuation = 0x0
+        case text = 0x1
+        case binary = 0x2
+        case close = 0x8
+        case ping = 0x9
+        case pong = 0xA
+
+        /// Close, ping and pong: at most 125 bytes, never fragmented, and allowed in the middle of a message.
+        var isControl: Bool { rawValue & 0x8 != 0 }
+    }
+
+    /// The most a control frame's payload may hold (§5.5).
+    static let maximumControlPayload = 125
+
+    var fin: Bool
+    var opcode: Opcode
+    var payload: [UInt8]
+
+    init(fin: Bool = true, _ opcode: Opcode, _ payload: [UInt8] = []) {
+        self.fin = fin
+        self.opcode = opcode
+        self.payload = payload
+    }
+
+    /// A close frame with `code` and `reason` (the reason cut, on a character boundary, to fit 123 bytes).
+    static func close(_ code: WebSocketCloseCode, reason: String = "") -> WebSocketFrame {
+        var bytes = Array(reason.utf8)
+        if bytes.count > maximumControlPayload - 2 {
+            var cut = maximumControlPayload - 2
+            // Back to the start of a UTF-8 sequence, so the reason stays valid text.
+            while cut > 0, bytes[cut] & 0xC0 == 0x80 { cut -= 1 }
+            bytes = Array(bytes[..<cut])
+        }
+        return WebSocketFrame(.close, [UInt8(code.rawValue >> 8), UInt8(code.rawValue & 0xFF)] + bytes)
+    }
+
+    /// The frame's bytes: unmasked as a server sends them (§5.1), or masked with `mask` (four bytes) as a client
+    /// must; the length in its shortest encoding.
+    func encoded(mask: [UInt8]? = nil) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(payload.count + 14)
+        bytes.append((fin ? 0x80 : 0) | opcode.rawValue)
+        let maskBit: UInt8 = mask == nil ? 0 : 0x80
+        switch payload.count {
+        case ..<126:
+            bytes.append(maskBit | UInt8(payload.count))
+        case ..<65_536:
+            bytes.append(maskBit | 126)
+            bytes += [UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
+        default:
+            bytes.append(maskBit | 127)
+            let length = UInt64(payload.count)
+            bytes += (0..<8).reversed().map { UInt8(truncatingIfNeeded: length >> (UInt64($0) * 8)) }
+        }
+        guard let mask, mask.count == 4 else { return bytes + payload }
+        bytes += mask
+        bytes += payload.enumerated().map { $0.element ^ mask[$0.offset & 3] }
+        return bytes
+    }
+}
