@@ -61,5 +61,6 @@ run() {
 run hostile_page "$VENV/bin/python" Tests/Browser/hostile_page.py --server-bin "$BIN" --screenshot "$SCREENSHOT"
 run control_room "$VENV/bin/python" Tests/Browser/control_room.py --server-bin "$BIN" --screenshots "$(dirname "$SCREENSHOT")"
 run https_control_room "$VENV/bin/python" Tests/Browser/https_control_room.py --server-bin "$BIN"
+run websockets "$VENV/bin/python" Tests/Browser/websockets.py --server-bin "$BIN"
 echo "browser: $PASSED passed, $FAILED failed"
 [ "$STATUS" -eq 0 ] && [ "$FAILED" -eq 0 ]

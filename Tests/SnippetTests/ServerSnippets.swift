@@ -101,3 +101,20 @@ func snippetServingHTTPS(directory: String) throws {
     #expect(Fault.profile(.edge).text == "profile=edge")                                  // a spec like any other
     // end
 }
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+func snippetWebSocketEcho(server: UnderstudyServer) async throws {
+    // snippet: websocket-echo
+    var components = URLComponents(url: server.baseURL.appending(path: "ws/echo"), resolvingAgainstBaseURL: false)!
+    components.scheme = "ws"
+    let socket = URLSession.shared.webSocketTask(with: components.url!)
+    socket.resume()
+    try await socket.send(.string("hello"))
+    let echoed = try await socket.receive()            // .string("hello")
+    socket.cancel(with: .normalClosure, reason: nil)
+    // end
+    _ = echoed
+}

@@ -25,6 +25,10 @@ protocol Delivery {
 
     /// What the upstream did, for a reply forwarded from it (the journal keeps it); nil for any other.
     var upstream: UpstreamOutcome? { get }
+
+    /// Whether the connection is the delivery's once its head is sent (a WebSocket after its 101): what the client
+    /// sends from then on reaches it as `DeliveryContext.received`, each read a turn, instead of evhttp's parser.
+    var readsClient: Bool { get }
 }
 
 extension Delivery {
@@ -32,6 +36,7 @@ extension Delivery {
     func finished() {}
     var prefersSmallSendBuffer: Bool { false }
     var upstream: UpstreamOutcome? { nil }
+    var readsClient: Bool { false }
 }
 
 /// What a delivery sees of its connection when it is advanced.
@@ -42,11 +47,14 @@ struct DeliveryContext {
     var unflushedBytes: Int
     /// Asks the writer for another turn now, for deliveries that are fed from elsewhere (the live feed).
     var waker: DeliveryWaker?
+    /// What the client sent since the last turn, for a delivery that `readsClient`.
+    var received: [UInt8]
 
-    init(now: Double, unflushedBytes: Int = 0, waker: DeliveryWaker? = nil) {
+    init(now: Double, unflushedBytes: Int = 0, waker: DeliveryWaker? = nil, received: [UInt8] = []) {
         self.now = now
         self.unflushedBytes = unflushedBytes
         self.waker = waker
+        self.received = received
     }
 }
 

@@ -20,6 +20,7 @@ enum ReasonPhrase {
     }
 
     private static let phrases: [Int: StaticString] = [
+        101: "Switching Protocols",
         200: "OK", 201: "Created", 202: "Accepted", 203: "Non-Authoritative Information", 204: "No Content",
         205: "Reset Content", 206: "Partial Content", 207: "Multi-Status", 208: "Already Reported", 226: "IM Used",
         300: "Multiple Choices", 301: "Moved Permanently", 302: "Found", 303: "See Other", 304: "Not Modified",

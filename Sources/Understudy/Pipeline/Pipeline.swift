@@ -110,7 +110,7 @@ final class Pipeline {
             let body = plan.response.body.bytesCopy
             let pauses = stall.map { RatePacer.pauses(length: body.count, range: $0, seed: seed) } ?? []
             return PacedBody(body: body, pacing: pacing, pauses: pauses)
-        case .stream, .feed, .proxy, .events:
+        case .stream, .feed, .proxy, .events, .socket:
             return (plan.isAdmin ? admin : responder).delivery(for: plan, clientAddress: clientAddress())
         }
     }

@@ -25,6 +25,8 @@ final class ReplyPlan {
         indirect case proxy(ProxyPlan)
         /// A document's event stream (`--spec`), with the stream faults applied to its events.
         indirect case events(DocumentEventsPlan)
+        /// A WebSocket, once its 101 is sent (`/ws/…`).
+        case socket(WebSocketPlan)
 
         /// Whether the reply comes from the upstream.
         var isForwarded: Bool {

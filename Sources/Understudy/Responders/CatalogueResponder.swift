@@ -1,5 +1,5 @@
-/// Answers DummyJSON's API from the catalogue: the route table (`Router`), its cache of replies built once, and the
-/// event stream of `/products/stream`. The default serving mode.
+/// Answers DummyJSON's API from the catalogue: the route table (`Router`), its cache of replies built once, the
+/// event stream of `/products/stream` and the WebSockets under `/ws/`. The default serving mode.
 final class CatalogueResponder: Responder {
     let router: Router
     /// What every `/products/stream` draws on.
@@ -27,6 +27,7 @@ final class CatalogueResponder: Responder {
 
     func respond(to request: HTTPRequest, as kind: RequestKind, fault: FaultSpec?, seed: UInt64) -> Answer {
         guard case .stream(let throughAuth) = kind else {
+            if let socket = WebSocketEndpoints.answer(to: request) { return socket }
             let routed = router.route(request, seed: seed)
             return .reply(routed.response, delayMilliseconds: routed.delayMilliseconds)
         }
@@ -42,7 +43,10 @@ final class CatalogueResponder: Responder {
     }
 
     func delivery(for plan: ReplyPlan, clientAddress: @autoclosure () -> String?) -> (any Delivery)? {
-        guard case .stream(let streamPlan) = plan.delivery else { return nil }
-        return EventStream(plan: streamPlan, source: streams)
+        switch plan.delivery {
+        case .stream(let streamPlan): EventStream(plan: streamPlan, source: streams)
+        case .socket(let socketPlan): WebSocketSession(plan: socketPlan)
+        default: nil
+        }
     }
 }

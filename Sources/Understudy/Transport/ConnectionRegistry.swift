@@ -57,6 +57,11 @@ final class ConnectionRegistry {
         return (watch.requestArrived(), watch.isSecure)
     }
 
+    /// A delivery took the connection from evhttp: its watch stops timing requests on it.
+    func takenOver(_ bufferEvent: OpaquePointer) {
+        watch(of: bufferEvent)?.takenOver()
+    }
+
     private func watch(of bufferEvent: OpaquePointer) -> ConnectionWatch? {
         let socket = Int(bufferevent_getfd(bufferEvent))
         if socket >= 0, socket < bySocket.count, let watch = bySocket[socket], watch.bufferEvent == bufferEvent {

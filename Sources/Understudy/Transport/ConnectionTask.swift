@@ -29,6 +29,10 @@ final class ConnectionTask {
     /// What the journal will say: the status sent, the bytes written, when the first went out.
     var outcome = ReplyOutcome(status: 0, bytesWritten: 0, firstByteAt: nil, finishedAt: 0)
     weak var writer: ReplyWriter?
+    /// Whether the delivery reads the connection itself (`Delivery.readsClient`, once its head is sent).
+    var ownsConnection = false
+    /// What the client sent since the delivery's last turn, when it owns the connection.
+    var received: [UInt8] = []
 
     init(request: OpaquePointer, plan: ReplyPlan, delivery: any Delivery, writer: ReplyWriter) {
         self.request = request
@@ -45,5 +49,14 @@ final class ConnectionTask {
     var unflushedBytes: Int {
         guard let bufferEvent, let output = bufferevent_get_output(bufferEvent) else { return 0 }
         return evbuffer_get_length(output)
+    }
+}
+
+extension ConnectionTask {
+    /// What the client sent since the last call, taken.
+    func takeReceived() -> [UInt8] {
+        guard !received.isEmpty else { return [] }
+        defer { received = [] }
+        return received
     }
 }

@@ -33,6 +33,8 @@ final class ConnectionWatch {
     private var entry: OpaquePointer?
     /// Whether `entry` is enabled.
     private var listening = false
+    /// Whether a delivery owns the connection (`takenOver()`).
+    private var isTakenOver = false
 
     /// Decides a request's upload rate from its head, with its body's length (see `Pipeline.uploadRate(forHead:)`).
     private let uploadRate: (UnsafeRawBufferPointer) -> (bytesPerSecond: Int, bodyBytes: Int)?
@@ -82,12 +84,23 @@ final class ConnectionWatch {
         return true
     }
 
+    /// A delivery took the connection from evhttp (a WebSocket): no request is read on it again, so no request's
+    /// read is timed, and it is never idle in the sweep's sense (a socket's quiet is its peers' business).
+    func takenOver() {
+        isTakenOver = true
+        readingSince = nil
+        liftReadLimit()
+        if listening, let entry { evbuffer_cb_clear_flags(bufferevent_get_input(bufferEvent), entry, UInt32(EVBUFFER_CB_ENABLED)) }
+        listening = false
+    }
+
     /// Whether the connection has waited on its client for longer than `limit` ms with no byte moving, as the
     /// sweep sees it at `now`: for a request's bytes (reading is on, between requests too) or to take queued reply
     /// bytes. A connection whose request the server holds (a delay, a hung reply, a quiet stream) waits on nobody
     /// but the server, as with evhttp's own timeouts. The sweep looks every `sweepMilliseconds`, so it passes a
     /// `limit` one sweep longer than the timeout: a connection is never closed early, and at most two sweeps late.
     func hasIdled(at now: Double, longerThan limit: Double) -> Bool {
+        guard !isTakenOver else { return false }
         let enabled = Int32(bufferevent_get_enabled(bufferEvent))
         let waiting = enabled & Int32(EV_READ) != 0 || (enabled & Int32(EV_WRITE) != 0 && unwrittenBytes > 0)
         let counts = progress.pointee

@@ -76,6 +76,7 @@ final class HTTPTransport: @unchecked Sendable {
         writer = ReplyWriter(loop: loop) { [pipeline] in
             pipeline.completed($0, $1)
         }
+        writer.connectionTakenOver = { [connections] in connections.takenOver($0) }
         configure(http, secure: tls != nil && secure == nil)
         if let secure { configure(secure.http, secure: true) }
         writer.cannedHead.servers = [http] + (secure.map { [$0.http] } ?? [])

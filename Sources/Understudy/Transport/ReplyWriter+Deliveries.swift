@@ -27,7 +27,7 @@ extension ReplyWriter {
         guard task.machine.canWrite, task.turns.begin() else { return }
         repeat {
             let context = DeliveryContext(now: EventLoop.monotonicMilliseconds(), unflushedBytes: task.unflushedBytes,
-                                          waker: task.waker)
+                                          waker: task.waker, received: task.takeReceived())
             let next = task.delivery.advance(context)
             perform(next, task)
         } while task.turns.end() && task.machine.canWrite
@@ -40,8 +40,10 @@ extension ReplyWriter {
             case .head(let contentLength):
                 startReply(task, status: task.plan.response.status, headers: task.plan.response.headers,
                            contentLength: contentLength)
+                if task.delivery.readsClient { takeOver(task) }
             case .replyHead(let status, let headers, let contentLength):
                 startReply(task, status: status, headers: headers, contentLength: contentLength)
+                if task.delivery.readsClient { takeOver(task) }
             case .body(let bytes): write(task, bytes)
             case .raw(let bytes): writeRaw(task, bytes)
             case .end: finish(task)

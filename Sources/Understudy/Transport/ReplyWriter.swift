@@ -24,6 +24,8 @@ final class ReplyWriter: @unchecked Sendable {
     let resumesAwaited = Locked(true)
     /// The buffers canned replies' heads are written from.
     let cannedHead = CannedHead()
+    /// Told of a connection a delivery took over from evhttp (`takeOver`): no request is read on it any more.
+    var connectionTakenOver: (OpaquePointer) -> Void = { _ in }
 
     init(loop: EventLoop, completion: @escaping (ReplyPlan, ReplyOutcome) -> Void) {
         self.loop = loop

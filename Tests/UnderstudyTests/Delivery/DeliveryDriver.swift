@@ -52,6 +52,21 @@ struct DeliveryDriver {
         }
     }
 
+    /// One turn with `bytes` from the client, as the writer takes one for each read of a connection the delivery
+    /// owns (`Delivery.readsClient`); returns the milliseconds to the turn it asks for next.
+    @discardableResult
+    mutating func receive(_ bytes: [UInt8], _ delivery: inout some Delivery) -> Double? {
+        let turn = delivery.advance(DeliveryContext(now: now, unflushedBytes: unflushedBytes(now), received: bytes))
+        turns += 1
+        apply(turn.steps)
+        return turn.wake
+    }
+
+    /// Steps the delivery returns outside a turn (`shutDown`), performed as the writer performs them.
+    mutating func perform(_ steps: [DeliveryStep]) {
+        apply(steps)
+    }
+
     private mutating func apply(_ steps: [DeliveryStep]) {
         for step in steps {
             switch step {

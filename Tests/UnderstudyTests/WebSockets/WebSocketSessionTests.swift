@@ -1,0 +1,57 @@
+import Testing
+@testable import Understudy
+
+/// The socket as a delivery, driven as the writer drives it: the 101, what each read calls for, the closing
+/// handshake from either side, and the wait for a client that never answers the server's close.
+@Suite struct WebSocketSessionTests {
+    private func opened() -> (WebSocketSession, DeliveryDriver) {
+        var session = WebSocketSession(plan: WebSocketPlan(endpoint: .echo, maximumMessageBytes: 1 << 16))
+        var driver = DeliveryDriver()
+        driver.run(&session)
+        return (session, driver)
+    }
+
+    private func client(_ frame: WebSocketFrame) -> [UInt8] { WebSocketReaderTests.client(frame) }
+
+    @Test func theHeadGoesFirstAndOwnsTheConnection() {
+        let (session, driver) = opened()
+        #expect(driver.head == .some(nil))
+        #expect(driver.raw.isEmpty && driver.ending == nil)
+        #expect(session.readsClient)
+    }
+
+    @Test func eachReadIsAnsweredInItsTurn() {
+        var (session, driver) = opened()
+        let message = client(WebSocketFrame(.text, Array("hi".utf8)))
+        // Split across reads: nothing until the frame is whole.
+        driver.receive(Array(message.prefix(3)), &session)
+        #expect(driver.raw.isEmpty)
+        driver.receive(Array(message.dropFirst(3)) + client(WebSocketFrame(.ping, [1])), &session)
+        #expect(driver.raw == WebSocketFrame(.text, Array("hi".utf8)).encoded() + WebSocketFrame(.pong, [1]).encoded())
+        #expect(driver.ending == nil)
+    }
+
+    @Test func aClientsCloseIsAnsweredAndEndsTheDelivery() {
+        var (session, driver) = opened()
+        driver.receive(client(.close(.normal, reason: "done")), &session)
+        #expect(driver.raw == WebSocketFrame.close(.normal, reason: "done").encoded())
+        #expect(driver.ending == .closeWhenFlushed(reset: false))
+    }
+
+    /// On shutdown the server says 1001; the client's answer ends it, or the wait does.
+    @Test(arguments: [true, false]) func shutdownClosesWithGoingAway(clientAnswers: Bool) {
+        var (session, driver) = opened()
+        driver.perform(session.shutDown())
+        #expect(driver.raw == WebSocketFrame.close(.goingAway, reason: "the server is shutting down").encoded())
+        let wake = driver.receive([], &session)
+        #expect(wake == WebSocketSession.closingTimeoutMilliseconds)
+        if clientAnswers {
+            driver.receive(client(.close(.goingAway)), &session)
+        } else {
+            driver.now += WebSocketSession.closingTimeoutMilliseconds
+            driver.receive([], &session)
+        }
+        #expect(driver.ending == .closeWhenFlushed(reset: false))
+        #expect(session.shutDown().isEmpty)
+    }
+}
