@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The browser check: a hostile page in headless Chromium tries to steer a live Understudy and fails (issue #15,
 # Tests/Browser/hostile_page.py), the control room is driven as a presenter would (issue #12,
-# Tests/Browser/control_room.py), and it loads over HTTPS with the local CA in Chromium's NSS database (issue #24,
-# Tests/Browser/https_control_room.py). Each suite prints its own line; the last line is the total,
+# Tests/Browser/control_room.py), it loads over HTTPS with the local CA in Chromium's NSS database (issue #24,
+# Tests/Browser/https_control_room.py), and Chromium's own WebSocket echoes through /ws/echo over ws:// and wss://
+# (issue #39, Tests/Browser/websockets.py). Each suite prints its own line; the last line is the total,
 # `browser: N passed, M failed`.
 #
 #   scripts/browser.sh      # after `swift build --product understudy`; `make browser` does both
