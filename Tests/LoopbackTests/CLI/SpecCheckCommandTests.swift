@@ -39,6 +39,26 @@ import UnderstudyTestSupport
         #expect(result.output.contains("understudy spec check: 2 exchanges checked, 1 violation in 1 exchange"))
     }
 
+    /// A document that cannot be served fails the check, as in CI: each finding as file:line:column with its pointer.
+    @Test func aDocumentThatCannotBeServedExitsOne() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("broken-\(UUID().uuidString).yaml")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data("""
+            openapi: 3.1.0
+            info: {title: Broken, version: '1'}
+            paths:
+              /pets:
+                get:
+                  responses:
+                    '200': {$ref: '#/components/responses/Missing'}
+            """.utf8).write(to: file)
+        let result = try run([file.path])
+        #expect(result.status == 1)
+        let said = result.output + result.errors
+        #expect(said.contains("\(file.lastPathComponent):7:"), "\(said)")
+        #expect(said.contains("error: unresolved"), "\(said)")
+    }
+
     @Test func aHARIsHeldToTheDocumentEntryByEntry() throws {
         let har = Self.root.appendingPathComponent("fixtures/har/chrome.har").path
         let result = try run([Self.document, "--har", har])

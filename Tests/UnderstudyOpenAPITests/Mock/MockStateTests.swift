@@ -1,6 +1,8 @@
+import Foundation
 import Testing
 import UnderstudyJSON
 @testable import UnderstudyOpenAPI
+import UnderstudyTestSupport
 
 /// State no spec mock keeps: a collection the document implies remembers, per session, what is written to it.
 @Suite struct MockStateTests {
@@ -60,6 +62,23 @@ import UnderstudyJSON
         let request = MockRequest(method: "DELETE", path: "/pets/1")
         #expect(stateless.respond(to: request).status == 204)
         #expect(stateless.respond(to: MockRequest(method: "GET", path: "/pets/1")).status == 200)
+    }
+
+    /// `x-understudy-state: false` on one operation: it answers as the document says and leaves the state alone,
+    /// while the collection's other operations keep theirs.
+    @Test func anOperationMarkedStatelessLeavesTheStateAlone() throws {
+        let marked = SpecFixtures.pets.replacingOccurrences(of: #""delete": {"operationId": "deletePet","#,
+                                                            with: #""delete": {"operationId": "deletePet", "x-understudy-state": false,"#)
+        #expect(marked != SpecFixtures.pets, "the fixture's delete moved")
+        let engine = MockEngine(document: try DocumentLoader(readers: DocumentReaders()).load(try JSONParser.parse(marked)),
+                                options: MockOptions())
+        func send(_ method: String, _ path: String) -> MockResponse {
+            engine.respond(to: MockRequest(method: method, path: path, headers: [("Authorization", "Bearer t")]),
+                           session: "s", seed: 5, now: 1_700_000_000)
+        }
+        #expect(send("DELETE", "/pets/2").status == 204)
+        #expect(send("GET", "/pets/2").status == 200, "the delete changed nothing")
+        #expect(names(send("GET", "/pets")) == ["Rex", "Tom"])
     }
 
     @Test func aForcedPreferenceAppliesUnderTheRequestsOwn() {
