@@ -124,6 +124,13 @@ class Room:
     def open(self):
         self.driver.get(self.server.url + A + "/")
 
+    def open_live(self, panel=None, name=None):
+        """Opens the page and waits for its feed to be live, and for the panel `panel` (called `name`) to show."""
+        self.open()
+        self.wait_text("feed-status", r"^live$")
+        if panel:
+            self.wait(lambda: self.el(panel).is_displayed(), "the %s panel" % name)
+
     def el(self, id_):
         return self.driver.find_element(By.ID, id_)
 
@@ -158,6 +165,13 @@ class Room:
     def drain_console(self):
         self.console += self.driver.get_log("browser")
 
+    def expect_no_console_errors(self, deliberate=None):
+        """No error in the console since the page opened, but the failed loads `deliberate` matches."""
+        self.drain_console()
+        errors = [entry for entry in self.console if entry["level"] == "SEVERE"
+                  and not (deliberate and entry.get("source") == "network" and deliberate.search(entry["message"]))]
+        expect(errors == [], "console errors: %r" % errors)
+
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -174,8 +188,7 @@ def main():
         room = Room(driver, server)
 
         def page_goes_live():
-            room.open()
-            room.wait_text("feed-status", r"^live$")
+            room.open_live()
             expect(driver.title == "Understudy control room", driver.title)
             names = [b.get_attribute("data-fault") for b in driver.find_elements(By.CSS_SELECTOR, "#switches button")]
             expect("status=503; retry-after=2" in names and "drop-after=3" in names, "switches: %r" % names)
@@ -319,10 +332,7 @@ def main():
             room.el("probability").send_keys("1")
 
         def no_console_errors():
-            room.drain_console()
-            errors = [entry for entry in room.console if entry["level"] == "SEVERE"
-                      and not (entry.get("source") == "network" and DELIBERATE.search(entry["message"]))]
-            expect(errors == [], "console errors: %r" % errors)
+            room.expect_no_console_errors(DELIBERATE)
 
         checks.run("the page opens and its feed goes live", page_goes_live)
         checks.run("a 503 switch: rows, counter, visible retries, recovery when it goes off", fault_effect_and_recovery)
@@ -362,9 +372,7 @@ def main():
         directory = tempfile.mkdtemp(prefix="control-room-recording-")
 
         def recording_panel():
-            proxied.open()
-            proxied.wait_text("feed-status", r"^live$")
-            proxied.wait(lambda: proxied.el("recording").is_displayed(), "the Recording panel")
+            proxied.open_live("recording", "Recording")
             expect(proxied.text("recording-upstream") == upstream.url, "the upstream: %r" % proxied.text("recording-upstream"))
             expect(proxied.text("recording-state") == "not recording", proxied.text("recording-state"))
             expect(not proxied.el("replay").is_displayed(), "no replayed routes without --replay")
@@ -398,8 +406,7 @@ def main():
             replay = Server(args.server_bin, "--replay", os.path.join(directory, "live"))
             try:
                 replayed = Room(driver, replay)
-                replayed.open()
-                replayed.wait_text("feed-status", r"^live$")
+                replayed.open_live()
                 replayed.wait_text("replayed-routes", r"GET /products/3")
                 expect(not replayed.el("recording-form").is_displayed(), "no recording controls without an upstream")
                 expect(replayed.text("miss-count") == "0", replayed.text("miss-count"))
@@ -426,9 +433,7 @@ def main():
             spec = Server(args.server_bin, "--spec", path)
             try:
                 served = Room(driver, spec)
-                served.open()
-                served.wait_text("feed-status", r"^live$")
-                served.wait(lambda: served.el("openapi").is_displayed(), "the Your API panel")
+                served.open_live("openapi", "Your API")
                 served.wait_text("openapi-title", r"^Pets \(OpenAPI 3\.1\.0, 1 operations\)$")
                 expect(not served.el("recording").is_displayed(), "no Recording panel with a document")
                 item = driver.find_element(By.CSS_SELECTOR, '#openapi-operations li[data-operation="getPet"]')
@@ -454,9 +459,7 @@ def main():
                     expect(b"Tom" in reply.read(), "the forced example")
                 served.el("openapi-reset").click()
                 served.wait_text("openapi-result", r"^Stored data cleared")
-                served.drain_console()
-                errors = [entry for entry in served.console if entry["level"] == "SEVERE"]
-                expect(errors == [], "console errors: %r" % errors)
+                served.expect_no_console_errors()
             finally:
                 spec.stop()
 
@@ -472,9 +475,7 @@ def main():
             checker = Server(args.server_bin, "--upstream", upstream.url, "--spec", planted)
             try:
                 checked = Room(driver, checker)
-                checked.open()
-                checked.wait_text("feed-status", r"^live$")
-                checked.wait(lambda: checked.el("contract").is_displayed(), "the Contract panel")
+                checked.open_live("contract", "Contract")
                 checked.wait_text("contract-title", r"^Understudy")
                 with urllib.request.urlopen(checker.url + "/products/1", timeout=5) as reply:
                     expect(reply.status == 200 and "/price" in reply.headers.get("X-Understudy-Violations", ""),
@@ -488,9 +489,7 @@ def main():
                 checked.el("contract-clear").click()
                 checked.wait_text("contract-result", r"^Cleared [1-9][0-9]* violation\(s\)$")
                 checked.wait_text("contract-counts", r"^0 exchanges, 0 violations, 0 mocked$")
-                checked.drain_console()
-                errors = [entry for entry in checked.console if entry["level"] == "SEVERE"]
-                expect(errors == [], "console errors: %r" % errors)
+                checked.expect_no_console_errors()
             finally:
                 checker.stop()
 
@@ -515,8 +514,7 @@ def main():
             if each is not None:
                 each.stop()
     print("screenshots: %s" % args.screenshots)
-    print("browser: %d passed, %d failed" % (checks.passed, checks.failed))
-    return 0 if checks.failed == 0 and checks.passed > 0 else 1
+    return checks.report()
 
 
 if __name__ == "__main__":

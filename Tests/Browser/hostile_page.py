@@ -198,6 +198,11 @@ class Checks:
             self.passed += 1
             print("ok   %s" % name)
 
+    def report(self):
+        """Prints the suite's last line, `browser: N passed, M failed`; the exit status: 0 when all passed."""
+        print("browser: %d passed, %d failed" % (self.passed, self.failed))
+        return 0 if self.failed == 0 and self.passed > 0 else 1
+
 
 def expect(condition, message):
     if not condition:
@@ -347,8 +352,7 @@ def main():
         pages.shutdown()
         server.stop()
     print("screenshot: %s" % args.screenshot)
-    print("browser: %d passed, %d failed" % (checks.passed, checks.failed))
-    return 0 if checks.failed == 0 and checks.passed > 0 else 1
+    return checks.report()
 
 
 if __name__ == "__main__":

@@ -87,8 +87,7 @@ def main():
         secure.terminate()
         secure.wait(timeout=10)
         shutil.rmtree(work, ignore_errors=True)
-    print("browser: %d passed, %d failed" % (checks.passed, checks.failed))
-    return 0 if checks.failed == 0 else 1
+    return checks.report()
 
 
 if __name__ == "__main__":

@@ -29,9 +29,7 @@ final class ConnectionTask {
     /// What the journal will say: the status sent, the bytes written, when the first went out.
     var outcome = ReplyOutcome(status: 0, bytesWritten: 0, firstByteAt: nil, finishedAt: 0)
     weak var writer: ReplyWriter?
-    /// Whether the delivery reads the connection itself (`Delivery.readsClient`, once its head is sent).
-    var ownsConnection = false
-    /// What the client sent since the delivery's last turn, when it owns the connection.
+    /// What the client sent since the delivery's last turn, when the delivery reads it (`Delivery.readsClient`).
     var received: [UInt8] = []
 
     init(request: OpaquePointer, plan: ReplyPlan, delivery: any Delivery, writer: ReplyWriter) {

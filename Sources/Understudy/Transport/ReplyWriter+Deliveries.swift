@@ -40,10 +40,8 @@ extension ReplyWriter {
             case .head(let contentLength):
                 startReply(task, status: task.plan.response.status, headers: task.plan.response.headers,
                            contentLength: contentLength)
-                if task.delivery.readsClient { takeOver(task) }
             case .replyHead(let status, let headers, let contentLength):
                 startReply(task, status: status, headers: headers, contentLength: contentLength)
-                if task.delivery.readsClient { takeOver(task) }
             case .body(let bytes): write(task, bytes)
             case .raw(let bytes): writeRaw(task, bytes)
             case .end: finish(task)
@@ -63,7 +61,8 @@ extension ReplyWriter {
         }
     }
 
-    /// Sends the status line and headers; with no length, the body is chunked.
+    /// Sends the status line and headers; with no length, the body is chunked (none follows a 101). A delivery that
+    /// reads the client owns the connection from then on.
     private func startReply(_ task: ConnectionTask, status: Int, headers: HTTPHeaders, contentLength: Int?) {
         if let output = evhttp_request_get_output_headers(task.request) {
             for field in headers { evhttp_add_header(output, field.name, field.value) }
@@ -72,6 +71,7 @@ extension ReplyWriter {
         task.outcome.status = status
         task.outcome.firstByteAt = EventLoop.monotonicMilliseconds()
         evhttp_send_reply_start(task.request, Int32(status), ReasonPhrase.cString(forStatus: status))
+        if task.delivery.readsClient { takeOver(task) }
     }
 
     private func write(_ task: ConnectionTask, _ bytes: [UInt8]) {

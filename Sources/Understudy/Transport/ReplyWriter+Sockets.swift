@@ -7,10 +7,10 @@ import CLibevent
 /// become the writer's: evhttp reads nothing more from the connection, what arrives goes to the delivery, and the
 /// connection is freed through evhttp as any closed reply's is, so its close callback and the journal still see it.
 extension ReplyWriter {
-    /// Takes the connection from evhttp's parser: its reads become the delivery's turns, its end the task's.
+    /// Takes the connection from evhttp's parser: its reads become the delivery's turns, its end the task's. Called
+    /// once, when the reply's head is sent.
     func takeOver(_ task: ConnectionTask) {
-        guard !task.ownsConnection, let bufferEvent = task.bufferEvent else { return }
-        task.ownsConnection = true
+        guard let bufferEvent = task.bufferEvent else { return }
         connectionTakenOver(bufferEvent)
         let argument = Unmanaged.passUnretained(task).toOpaque()
         bufferevent_setcb(bufferEvent, { _, argument in

@@ -25,8 +25,6 @@ struct WebSocketConversation {
     private(set) var state = State.open
     /// Whether text and binary messages are sent back as they came (`/ws/echo`).
     let echoes: Bool
-    /// The messages the client sent, whole, for whoever listens (a chat room, the journal).
-    private(set) var received: [WebSocketReader.Event] = []
 
     init(maximumMessageBytes: Int, echoes: Bool) {
         reader = WebSocketReader(maximumMessageBytes: maximumMessageBytes)
@@ -40,7 +38,6 @@ struct WebSocketConversation {
         for event in reader.receive(bytes) {
             switch event {
             case .message(let opcode, let payload):
-                received.append(event)
                 if echoes, state == .open { actions.append(.send(WebSocketFrame(opcode, payload).encoded())) }
             case .ping(let payload):
                 if state == .open { actions.append(.send(WebSocketFrame(.pong, payload).encoded())) }
@@ -72,11 +69,5 @@ struct WebSocketConversation {
         guard state == .closing else { return [] }
         state = .closed
         return [.closeWhenFlushed]
-    }
-
-    /// The messages received since the last call, taken.
-    mutating func takeReceived() -> [WebSocketReader.Event] {
-        defer { received.removeAll() }
-        return received
     }
 }

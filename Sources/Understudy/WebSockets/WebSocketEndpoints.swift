@@ -5,11 +5,9 @@ enum WebSocketEndpoints {
     static func answer(to request: HTTPRequest) -> Answer? {
         // OPTIONS is the CORS preflight, which the route table answers on every path.
         guard let endpoint = endpoint(at: request.path), request.method != "OPTIONS" else { return nil }
-        guard request.method == "GET" else {
-            // As the route table answers a method a path does not take.
-            var refusal = HTTPResponse.message("Method \(request.method) is not allowed on \(request.path); use GET", status: 405)
-            refusal.headers.add("Allow", "GET")
-            return .response(refusal)
+        // The route table's 405 for any other method; a HEAD is told by the handshake that a socket opens with GET.
+        guard request.method == "GET" || request.method == "HEAD" else {
+            return .response(RouteMethods.notAllowed(request.method, on: request.path, allowed: ["GET"]).response)
         }
         switch WebSocketHandshake.answer(method: request.method, header: { request.headers[$0] }) {
         case .success(let handshake):
@@ -18,9 +16,7 @@ enum WebSocketEndpoints {
             let plan = WebSocketPlan(endpoint: endpoint, maximumMessageBytes: WebSocketPlan.defaultMaximumMessageBytes)
             return .reply(response, delivery: .socket(plan))
         case .failure(let refusal):
-            var response = HTTPResponse.message(refusal.message, status: refusal.status)
-            for (name, value) in refusal.headers.sorted(by: { $0.key < $1.key }) { response.headers.add(name, value) }
-            return .response(response)
+            return .response(refusal.response)
         }
     }
 

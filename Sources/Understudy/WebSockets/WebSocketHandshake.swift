@@ -16,37 +16,29 @@ struct WebSocketHandshake: Equatable {
         lhs.subprotocol == rhs.subprotocol && lhs.headers.elementsEqual(rhs.headers) { $0 == $1 }
     }
 
-    /// Why an upgrade request is refused: the status (400, or 426 for no upgrade or a version this server does not
-    /// speak) and the headers that go with it.
-    struct Refusal: Error, Equatable {
-        let status: Int
-        let message: String
-        /// `Sec-WebSocket-Version: 13` on a 426, so the client can retry with it (§4.4).
-        var headers: [String: String] = [:]
-    }
-
     /// Answers an upgrade request given its method and a header lookup (case-insensitive names; repeated fields
-    /// joined with commas).
-    static func answer(method: String, header: (String) -> String?) -> Result<WebSocketHandshake, Refusal> {
+    /// joined with commas). A refusal is 400, or 426 for no upgrade (with `Upgrade`) or another version (with
+    /// `Sec-WebSocket-Version: 13`, so the client can retry with it, §4.4).
+    static func answer(method: String, header: (String) -> String?) -> Result<WebSocketHandshake, APIError> {
         guard method == "GET" else {
-            return .failure(Refusal(status: 400, message: "A WebSocket opens with GET, not \(method)"))
+            return .failure(APIError(400, "A WebSocket opens with GET, not \(method)"))
         }
         guard tokens(header("Upgrade")).contains("websocket") else {
             // A plain request to a socket's path: 426 names the protocol to upgrade to (RFC 9110 §15.5.22).
-            return .failure(Refusal(status: 426, message: "This path is a WebSocket: send Upgrade: websocket",
-                                    headers: ["Upgrade": "websocket", "Connection": "Upgrade"]))
+            return .failure(APIError(426, "This path is a WebSocket: send Upgrade: websocket",
+                                     headers: ["Upgrade": "websocket", "Connection": "Upgrade"]))
         }
         guard tokens(header("Connection")).contains("upgrade") else {
-            return .failure(Refusal(status: 400, message: "Connection must include Upgrade"))
+            return .failure(APIError(400, "Connection must include Upgrade"))
         }
         let version = header("Sec-WebSocket-Version")?.trimmingCharacters(in: .whitespaces)
         guard version == "13" else {
-            return .failure(Refusal(status: 426, message: "This server speaks WebSocket version 13, not \(version ?? "none")",
-                                    headers: ["Sec-WebSocket-Version": "13"]))
+            return .failure(APIError(426, "This server speaks WebSocket version 13, not \(version ?? "none")",
+                                     headers: ["Sec-WebSocket-Version": "13"]))
         }
         guard let key = header("Sec-WebSocket-Key")?.trimmingCharacters(in: .whitespaces),
               Data(base64Encoded: key)?.count == 16 else {
-            return .failure(Refusal(status: 400, message: "Sec-WebSocket-Key must be 16 bytes in base64"))
+            return .failure(APIError(400, "Sec-WebSocket-Key must be 16 bytes in base64"))
         }
         // The first subprotocol offered is echoed; extensions (permessage-deflate) are declined by leaving them out.
         let offered = (header("Sec-WebSocket-Protocol") ?? "").split(separator: ",")

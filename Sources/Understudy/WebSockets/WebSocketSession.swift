@@ -10,7 +10,8 @@ struct WebSocketSession: Delivery {
     private var opened = false
     /// When a close the server sent stops waiting for the client's (monotonic ms); nil while none is waiting.
     private var closingDeadline: Double?
-    private var ended = false
+    /// The conversation is over: its last step, a close once flushed, has been taken.
+    private var ended: Bool { conversation.state == .closed }
 
     /// How long a close the server sends waits for the client's answer.
     static let closingTimeoutMilliseconds = 5_000.0
@@ -58,7 +59,6 @@ struct WebSocketSession: Delivery {
             case .send(let bytes):
                 steps.append(.raw(bytes))
             case .closeWhenFlushed:
-                ended = true
                 steps.append(.closeWhenFlushed(reset: false))
             }
         }

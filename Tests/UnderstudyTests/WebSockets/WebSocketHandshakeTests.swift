@@ -29,8 +29,8 @@ import Testing
         #expect(!answer.headers.contains { $0.name == "Sec-WebSocket-Extensions" })
     }
 
-    private static let upgrade = ["Upgrade": "websocket", "Connection": "Upgrade"]
-    private static let version = ["Sec-WebSocket-Version": "13"]
+    private static let upgrade: HTTPHeaders = ["Upgrade": "websocket", "Connection": "Upgrade"]
+    private static let version: HTTPHeaders = ["Sec-WebSocket-Version": "13"]
 
     @Test(arguments: [
         ("POST", [:], 400, "A WebSocket opens with GET, not POST", [:]),
@@ -38,9 +38,9 @@ import Testing
         ("GET", ["Connection": "keep-alive"], 400, "Connection must include Upgrade", [:]),
         ("GET", ["Sec-WebSocket-Version": "8"], 426, "This server speaks WebSocket version 13, not 8", version),
         ("GET", ["Sec-WebSocket-Key": "c2hvcnQ="], 400, "Sec-WebSocket-Key must be 16 bytes in base64", [:]),
-    ] as [(String, [String: String], Int, String, [String: String])])
+    ] as [(String, [String: String], Int, String, HTTPHeaders)])
     func aBadUpgradeIsRefusedWithItsReason(method: String, change: [String: String], status: Int, message: String,
-                                           headers: [String: String]) {
+                                           headers: HTTPHeaders) {
         let fields = Self.valid.merging(change) { $1 }
         guard case .failure(let refusal) = WebSocketHandshake.answer(method: method, header: Self.headers(fields)) else {
             Issue.record("accepted")

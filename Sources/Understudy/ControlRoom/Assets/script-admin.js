@@ -23,6 +23,20 @@ async function admin(method, path, body) {
   return { status: reply.status, ok: reply.ok, json, text };
 }
 
+// What the server serves (GET /health's `https`, `spec` and `contract`) is fixed for its life: asked once for every
+// panel shown only on such a server, and asked again only after a failure (a token not given yet).
+let serverHealth = null;
+function serverSays(flag) {
+  if (serverHealth === null) {
+    serverHealth = admin("GET", "/health").then((reply) => {
+      if (reply.ok && reply.json !== null) return reply.json;
+      serverHealth = null;
+      return {};
+    });
+  }
+  return serverHealth.then((health) => health[flag] === true);
+}
+
 function askForToken(problem) {
   $("token-form").hidden = false;
   $("token-error").textContent = problem || "";

@@ -1,17 +1,14 @@
 // ---------- contract checks (--upstream URL --spec FILE) ----------
-// Shown only when the server holds its upstream to a document (GET /health says `"contract": true`; asking
-// /violations of another server would log its 409 in the console). The report is asked for when the feed
+// Shown only when the server holds its upstream to a document (GET /health says `"contract": true`, `serverSays`;
+// asking /violations of another server would log its 409 in the console). The report is asked for when the feed
 // (re)connects and, while shown, after the requests the feed brings (at most every 500 ms): each operation seen with
 // what it broke, and the last broken exchanges with each violation and the bytes that broke it.
-let contractShown = null;
+let contractShown = false;
 let contractTimer = 0;
 
 async function refreshContract() {
   contractTimer = 0;
-  if (contractShown === null) {
-    const health = await admin("GET", "/health");
-    contractShown = health.ok && health.json !== null && health.json.contract === true;
-  }
+  contractShown = await serverSays("contract");
   $("contract").hidden = !contractShown;
   if (!contractShown) return;
   const reply = await admin("GET", "/violations");

@@ -1,16 +1,12 @@
 // ---------- a served OpenAPI document ----------
-// Shown only when the server serves one (GET /health says `"spec": true`; asking /spec of another server would log
-// its 409 in the console). Each operation gets a status (its documented codes; a range or `default` as a code in
-// it) and an example to force, through PUT /spec/operations/{id}; a forced one shows what it is and can be cleared.
-let specShown = null;
-
+// Shown only when the server serves one (GET /health says `"spec": true`, `serverSays`; asking /spec of another
+// server would log its 409 in the console). Each operation gets a status (its documented codes; a range or
+// `default` as a code in it) and an example to force, through PUT /spec/operations/{id}; a forced one shows what it
+// is and can be cleared.
 async function refreshSpec() {
-  if (specShown === null) {
-    const health = await admin("GET", "/health");
-    specShown = health.ok && health.json !== null && health.json.spec === true;
-  }
-  $("openapi").hidden = !specShown;
-  if (!specShown) return;
+  const shown = await serverSays("spec");
+  $("openapi").hidden = !shown;
+  if (!shown) return;
   const reply = await admin("GET", "/spec");
   if (reply.ok && reply.json) renderSpec(reply.json);
 }

@@ -6,8 +6,7 @@
 let tlsTimer = 0;
 
 async function refreshTLSFaults() {
-  const health = tlsTimer ? null : await admin("GET", "/health");
-  const reply = tlsTimer || (health.ok && health.json && health.json.https === true) ? await admin("GET", "/tls-faults") : null;
+  const reply = tlsTimer || await serverSays("https") ? await admin("GET", "/tls-faults") : null;
   const shown = reply !== null && reply.ok && reply.json !== null;
   $("tls").hidden = !shown;
   if (shown) renderTLSFaults(reply.json);
