@@ -1,4 +1,4 @@
-"""Chromium's own WebSocket against /ws/echo, over ws:// and wss:// (issue #39).
+"""Chromium's own WebSocket against /ws/echo and /ws/feed, over ws:// and wss://, and through socket faults (#39).
 
     Tests/Browser/websockets.py --server-bin .build/debug/understudy
 
@@ -6,7 +6,9 @@ A browser is the WebSocket client whose bytes Understudy did not write: it offer
 declines), masks every frame, and checks the accept key, the subprotocol and the closing handshake itself. Each check
 opens a socket from a page of the server's own origin, sends text, binary and a 70,000-byte message, reads each back,
 and closes with 4000; over wss:// the browser trusts the local CA through its NSS database, as
-https_control_room.py does. Prints `browser: N passed, M failed` and exits non-zero on any failure.
+https_control_room.py does. A browser cannot set headers on a WebSocket, so the faults go in the URL (`_fault=`), as
+a web app's test would put them: the feed closes with the code and reason asked after two updates, a reset leaves the
+browser with 1006, and a frame with a reserved bit set makes the browser fail the socket itself. Prints `browser: N passed, M failed` and exits non-zero on any failure.
 """
 import argparse
 import os
@@ -50,6 +52,24 @@ def echoes(driver, page, socket_url):
     expect(result["extensions"] == "", "extensions %r (permessage-deflate must be declined)" % result["extensions"])
 
 
+FEED = """
+const socket = new WebSocket(arguments[0]);
+const got = [];
+socket.onmessage = (event) => got.push(JSON.parse(event.data).id !== undefined);
+socket.onclose = (event) => done({got: got, code: event.code, reason: event.reason, clean: event.wasClean});
+socket.onopen = () => { if (arguments[1]) socket.send("trigger"); };
+"""
+
+
+def closes(driver, page, socket_url, send, messages, code, reason, clean):
+    driver.get(page)
+    script = FEED.replace("arguments[0]", repr(socket_url)).replace("arguments[1]", "true" if send else "false")
+    result = run_script(driver, script)
+    expect(len(result["got"]) == messages and all(result["got"]), "messages %r" % result["got"])
+    expect(result["code"] == code and result["reason"] == reason and result["clean"] == clean,
+           "closed with %r %r, clean %r" % (result["code"], result["reason"], result["clean"]))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--server-bin", default=".build/debug/understudy")
@@ -74,6 +94,19 @@ def main():
             expect(status == 426, "GET /ws/echo without an upgrade: %r" % status)
 
         checks.run("a plain GET of /ws/echo gets 426", a_plain_request_is_told_to_upgrade)
+
+        base = "ws://127.0.0.1:%d" % plain.port
+        checks.run("/ws/feed sends its updates, then closes with 1000 after count",
+                   lambda: closes(driver, page, base + "/ws/feed?interval=20&count=3", False, 3, 1000,
+                                  "the feed is complete", True))
+        checks.run("drop-after=2; close=4001 closes cleanly with that code and reason after two updates",
+                   lambda: closes(driver, page, base + "/ws/feed?interval=20&_fault=drop-after%3D2%3B%20close%3D4001"
+                                  "%3B%20message%3Dkicked", False, 2, 4001, "kicked", True))
+        checks.run("reset-after=1 leaves the browser with 1006, not clean",
+                   lambda: closes(driver, page, base + "/ws/feed?interval=20&_fault=reset-after%3D1", False, 1, 1006,
+                                  "", False))
+        checks.run("corrupt=rsv makes the browser fail the socket (1006) before the message is delivered",
+                   lambda: closes(driver, page, base + "/ws/echo?_fault=corrupt%3Drsv", True, 0, 1006, "", False))
 
         trusted = browser(trusting_home(work, os.path.join(work, "tls", "understudy-ca.pem")))
         drivers.append(trusted)

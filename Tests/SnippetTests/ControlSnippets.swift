@@ -113,3 +113,12 @@ struct SessionSnippets {
     }
     // end
 }
+
+func snippetWebSocketFault() {
+    // snippet: websocket-fault
+    var request = URLRequest(url: URL(string: "ws://localhost:8080/ws/feed?interval=100")!)
+    request.understudyFault = .dropAfter(events: 10) + .close(code: 1011, reason: "db down")
+    let socket = URLSession.shared.webSocketTask(with: request)
+    // end
+    socket.cancel()
+}

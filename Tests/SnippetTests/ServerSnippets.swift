@@ -118,3 +118,9 @@ func snippetWebSocketEcho(server: UnderstudyServer) async throws {
     // end
     _ = echoed
 }
+
+func snippetWebSocketRule(server: UnderstudyServer) throws {
+    // snippet: websocket-rule
+    try server.faults.add(FaultRule(match: .init(path: "/ws/*"), fault: .stallAfter(events: 1), session: "test-42"))
+    // end
+}

@@ -89,12 +89,12 @@ struct FaultBook {
     }
 
     /// The first eligible rule for `request` fires: it matches, it has a directive that can take effect on this
-    /// kind of reply (a stream or not; nil: not known before the upstream answers, so either), its `after` count is passed, its budget is not spent, and the session's
-    /// generator says yes to its probability.
-    mutating func decide(for request: HTTPRequest, session: String?, isStream: Bool? = false) -> Decision? {
+    /// kind of reply (`target`; nil: not known before the upstream answers, so any), its `after` count is passed,
+    /// its budget is not spent, and the session's generator says yes to its probability.
+    mutating func decide(for request: HTTPRequest, session: String?, target: FaultTarget? = .body) -> Decision? {
         for index in rules.indices {
             let rule = rules[index].rule
-            guard rule.session == nil || rule.session == session, isStream.map(rules[index].spec.canApply(toStream:)) ?? true,
+            guard rule.session == nil || rule.session == session, target.map(rules[index].spec.canApply(to:)) ?? true,
                   rule.match.matches(request) else { continue }
             rules[index].matched += 1
             guard rules[index].matched > rule.after else { continue }

@@ -23,11 +23,11 @@ extension FaultBook {
     /// Decides the request's fault: the one it asked for (`requested`, from its header or query), else the first
     /// eligible rule's; then draws its delay, takes its rate-limit token and draws its garbage, in that order, from
     /// the session's generator.
-    mutating func decide(for request: HTTPRequest, session: String?, isStream: Bool?, requested: Decision?,
+    mutating func decide(for request: HTTPRequest, session: String?, target: FaultTarget?, requested: Decision?,
                          nowMilliseconds: Double) -> FaultDecision.Outcome {
         let payloadSeed = payloadSeed(session: session)
         let profile = self.profile(session: session)
-        var chosen = requested ?? decide(for: request, session: session, isStream: isStream)
+        var chosen = requested ?? decide(for: request, session: session, target: target)
         if let profile {
             // The session's network goes under whatever the request's own fault leaves open.
             chosen = chosen.map { FaultBook.Decision(spec: $0.spec.throttled(by: profile), source: $0.source) }

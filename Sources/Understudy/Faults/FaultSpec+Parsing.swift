@@ -80,6 +80,12 @@ extension FaultSpec {
         case .malformedEvent(let event): stream.malformedEvent = event
         case .newline(let newline): stream.newline = newline.rawValue
         case .chunk(let bytes): stream.chunkSize = bytes
+        case .close(let code): socket.closeCode = code
+        case .closeAfter(let milliseconds): socket.closeAfterMilliseconds = milliseconds
+        case .corrupt(let corruption): socket.corruption = corruption
+        case .skip(let message): socket.skip = message
+        case .duplicate(let message): socket.duplicate = message
+        case .lag(let range): socket.lag = range
         }
     }
 }

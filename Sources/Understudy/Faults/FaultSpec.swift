@@ -32,8 +32,10 @@ struct FaultSpec: Sendable, Equatable {
     var truncation: Truncation?
     /// Fail the connection instead of answering.
     var connection: ConnectionFault?
-    /// Faults for `/products/stream`.
+    /// Faults for `/products/stream` and, numbered by message, for WebSockets.
     var stream = StreamFaults()
+    /// Faults only a WebSocket carries out.
+    var socket = SocketFaults()
     /// The spec, normalised: directives trimmed and joined with `; `.
     var text: String = ""
     /// The normalised directives in order, so a reply can report just the ones that took effect.
@@ -110,6 +112,23 @@ struct FaultSpec: Sendable, Equatable {
         init() {}
     }
 
+    /// Faults only a WebSocket carries out (with the stream's, which number its messages).
+    struct SocketFaults: Sendable, Equatable {
+        /// The code of a close the fault sends (1000 when only `close-after` asks for one).
+        var closeCode: Int?
+        /// Close this many milliseconds after the socket opened.
+        var closeAfterMilliseconds: Int?
+        /// How to break the message `malformed-event` names (the first when it names none).
+        var corruption: Fault.FrameCorruption?
+        /// Leave out this message.
+        var skip: Int?
+        /// Send this message twice.
+        var duplicate: Int?
+        /// Each message waits a time drawn from this range of milliseconds.
+        var lag: ClosedRange<Int>?
+        init() {}
+    }
+
     /// One directive as normalised (`status=503`), with its lower-case name.
     struct Directive: Sendable, Equatable {
         let name: String
@@ -119,16 +138,31 @@ struct FaultSpec: Sendable, Equatable {
     /// Whether the spec changes anything at all.
     var isEmpty: Bool { text.isEmpty }
 
-    /// Directives that only `/products/stream` can carry out.
+    /// Directives that only `/products/stream` or a WebSocket can carry out.
     static let streamDirectives = Set(Fault.Directive.Name.allCases.filter(\.isStreamOnly).map(\.rawValue))
     /// Directives that change a body sent whole: a stream has none, and neither has a HEAD reply or a 204.
     static let bodyDirectives = Set(Fault.Directive.Name.allCases.filter(\.changesWholeBody).map(\.rawValue))
+    /// Directives an event stream cannot carry out: a body's, and the WebSocket-only ones.
+    static let notForEventStreams = bodyDirectives.union(
+        Fault.Directive.Name.allCases.filter { $0.isStreamOnly && !$0.actsOnEventStream }.map(\.rawValue))
+    /// Directives a WebSocket cannot carry out: a body's, and `newline`.
+    static let notForSockets = bodyDirectives.union(
+        Fault.Directive.Name.allCases.filter { $0.isStreamOnly && !$0.actsOnSocket }.map(\.rawValue))
 
-    /// Whether any directive could take effect on a stream (or, with `false`, on any other reply). The parser
-    /// refuses specs that mix stream and body directives, so a spec is for one kind of reply or for both.
-    func canApply(toStream stream: Bool) -> Bool {
-        let onlyElsewhere = stream ? FaultSpec.bodyDirectives : FaultSpec.streamDirectives
-        return directives.contains { !onlyElsewhere.contains($0.name) }
+    /// The directives that can never act on a reply of this kind.
+    static func inapplicable(to target: FaultTarget) -> Set<String> {
+        switch target {
+        case .body: streamDirectives
+        case .eventStream: notForEventStreams
+        case .socket: notForSockets
+        }
+    }
+
+    /// Whether any directive could take effect on a reply of this kind. The parser refuses specs that mix stream
+    /// and body directives, so a spec is for one kind of reply or for both.
+    func canApply(to target: FaultTarget) -> Bool {
+        let inapplicable = FaultSpec.inapplicable(to: target)
+        return directives.contains { !inapplicable.contains($0.name) }
     }
 
     /// The normalised text without the directives named in `skipped`: what a reply reports as applied.

@@ -19,14 +19,17 @@ enum RequestKind: Equatable {
     case body
     /// An event stream; `throughAuth` when the request reached it through `/auth` (which checks its token).
     case stream(throughAuth: Bool)
+    /// A WebSocket's upgrade: its faults act on the socket's messages.
+    case socket
     /// Forwarded: the kind is known once the upstream answers, so directives of either kind may act.
     case forwarded
 
-    /// For the fault book's rules: true for a stream, false for a body, nil when not known yet.
-    var isStream: Bool? {
+    /// What the fault's directives act on; nil when not known yet.
+    var target: FaultTarget? {
         switch self {
-        case .body: false
-        case .stream: true
+        case .body: .body
+        case .stream: .eventStream
+        case .socket: .socket
         case .forwarded: nil
         }
     }

@@ -15,7 +15,7 @@ extension Pipeline {
         }
         // A forwarded request's kind is known once the upstream answers: rules for either kind may fire.
         let kind = responder.kind(of: incoming)
-        let isStream = kind.isStream
+        let target = kind.target
         let requested: FaultBook.Decision?
         do {
             requested = try requestedFault(incoming)
@@ -25,7 +25,7 @@ extension Pipeline {
         }
         let now = monotonicMilliseconds()
         let outcome = faults.withBook {
-            $0.decide(for: incoming, session: session, isStream: isStream, requested: requested, nowMilliseconds: now)
+            $0.decide(for: incoming, session: session, target: target, requested: requested, nowMilliseconds: now)
         }
         guard let decision = outcome.decision else {
             answer(incoming, as: kind, into: &plan, fault: nil, payloadSeed: outcome.payloadSeed)
@@ -36,7 +36,7 @@ extension Pipeline {
         plan.delayMilliseconds = decision.delayMilliseconds
         // Directives that cannot act on this reply are left out of what it reports as applied.
         // A forwarded reply's kind is known once the upstream answers: the delivery says which directives acted.
-        var skipped = isStream.map { spec.present($0 ? FaultSpec.bodyDirectives : FaultSpec.streamDirectives) } ?? []
+        var skipped = target.map { spec.present(FaultSpec.inapplicable(to: $0)) } ?? []
         var bucketHeaders: [(String, String)] = []
         if let limit = spec.rateLimit, let outcome = decision.rateLimit {
             let resetsAt = Int(clock().rounded(.up)) + outcome.resetsInSeconds
@@ -167,7 +167,7 @@ extension Pipeline {
         case nil: break
         }
         guard sendsBody else { return .proxy(ProxyPlan()) }
-        let toStream = spec.text(skipping: skipped.union(spec.present(FaultSpec.bodyDirectives)))
+        let toStream = spec.text(skipping: skipped.union(spec.present(FaultSpec.notForEventStreams)))
         let toBody = spec.text(skipping: skipped.union(spec.present(FaultSpec.streamDirectives)))
         return .proxy(ProxyPlan(truncation: spec.truncation, pacing: spec.pacing, stall: spec.stall,
                                 scheduleSeed: scheduleSeed, malformed: skipped.contains("malformed") ? nil : spec.malformed, stream: spec.stream,

@@ -22,12 +22,13 @@ final class CatalogueResponder: Responder {
     }
 
     func kind(of request: HTTPRequest) -> RequestKind {
-        router.streamRoute(for: request).map { .stream(throughAuth: $0) } ?? .body
+        if WebSocketEndpoints.claims(request) { return .socket }
+        return router.streamRoute(for: request).map { .stream(throughAuth: $0) } ?? .body
     }
 
     func respond(to request: HTTPRequest, as kind: RequestKind, fault: FaultSpec?, seed: UInt64) -> Answer {
+        if kind == .socket { return WebSocketEndpoints.answer(to: request, fault: fault, seed: seed) }
         guard case .stream(let throughAuth) = kind else {
-            if let socket = WebSocketEndpoints.answer(to: request) { return socket }
             let routed = router.route(request, seed: seed)
             return .reply(routed.response, delayMilliseconds: routed.delayMilliseconds)
         }
@@ -45,7 +46,7 @@ final class CatalogueResponder: Responder {
     func delivery(for plan: ReplyPlan, clientAddress: @autoclosure () -> String?) -> (any Delivery)? {
         switch plan.delivery {
         case .stream(let streamPlan): EventStream(plan: streamPlan, source: streams)
-        case .socket(let socketPlan): WebSocketSession(plan: socketPlan)
+        case .socket(let socketPlan): WebSocketSession(plan: socketPlan, source: streams)
         default: nil
         }
     }

@@ -8,8 +8,10 @@
 struct WebSocketConversation {
     /// What the owner does next.
     enum Action: Equatable {
-        /// Writes these bytes (one or more whole frames).
+        /// Writes these bytes (a control frame: a pong, a close).
         case send([UInt8])
+        /// Sends this message, through the socket's faults (`WebSocketSender`).
+        case message(WebSocketFrame.Opcode, [UInt8])
         /// Closes the TCP connection once everything before it is written.
         case closeWhenFlushed
     }
@@ -38,7 +40,7 @@ struct WebSocketConversation {
         for event in reader.receive(bytes) {
             switch event {
             case .message(let opcode, let payload):
-                if echoes, state == .open { actions.append(.send(WebSocketFrame(opcode, payload).encoded())) }
+                if echoes, state == .open { actions.append(.message(opcode, payload)) }
             case .ping(let payload):
                 if state == .open { actions.append(.send(WebSocketFrame(.pong, payload).encoded())) }
             case .pong:

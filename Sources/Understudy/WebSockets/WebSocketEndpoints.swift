@@ -1,23 +1,57 @@
-/// The WebSocket endpoints of the DummyJSON API, answered before its route table: `/ws/echo`. An upgrade request
-/// gets its 101 and a socket; anything else to such a path gets the refusal RFC 6455 names for it, as JSON.
+/// The WebSocket endpoints of the DummyJSON API, answered before its route table: `/ws/echo` and `/ws/feed`. An
+/// upgrade request gets its 101 and a socket with its faults; anything else to such a path gets the refusal RFC 6455
+/// names for it, as JSON.
 enum WebSocketEndpoints {
-    /// The answer to `request` when its path is a WebSocket endpoint's; nil for any other path.
-    static func answer(to request: HTTPRequest) -> Answer? {
-        // OPTIONS is the CORS preflight, which the route table answers on every path.
-        guard let endpoint = endpoint(at: request.path), request.method != "OPTIONS" else { return nil }
+    /// Whether `request` is for a WebSocket endpoint (OPTIONS, the CORS preflight, is the route table's on every
+    /// path).
+    static func claims(_ request: HTTPRequest) -> Bool {
+        request.method != "OPTIONS" && endpoint(at: request.path) != nil
+    }
+
+    /// The answer to `request`, an endpoint's (`claims`): the 101 with a socket that carries out `fault`'s socket
+    /// directives, drawing on `seed`, or the refusal.
+    static func answer(to request: HTTPRequest, fault: FaultSpec?, seed: UInt64) -> Answer {
+        guard let endpoint = endpoint(at: request.path) else {
+            return .response(APIError(404, "No WebSocket at '\(request.path)'").response)
+        }
         // The route table's 405 for any other method; a HEAD is told by the handshake that a socket opens with GET.
         guard request.method == "GET" || request.method == "HEAD" else {
             return .response(RouteMethods.notAllowed(request.method, on: request.path, allowed: ["GET"]).response)
+        }
+        var plan = WebSocketPlan(endpoint: endpoint)
+        plan.faults = WebSocketFaults(fault)
+        plan.seed = seed
+        if endpoint == .feed {
+            do throws(APIError) {
+                plan.feed = try feed(request)
+            } catch {
+                return .response(error.response)
+            }
         }
         switch WebSocketHandshake.answer(method: request.method, header: { request.headers[$0] }) {
         case .success(let handshake):
             var response = HTTPResponse(status: 101)
             for field in handshake.headers { response.headers.add(field.name, field.value) }
-            let plan = WebSocketPlan(endpoint: endpoint, maximumMessageBytes: WebSocketPlan.defaultMaximumMessageBytes)
             return .reply(response, delivery: .socket(plan))
         case .failure(let refusal):
             return .response(refusal.response)
         }
+    }
+
+    /// `/ws/feed`'s `interval` (10 ms to 60 s, 1 s unless given) and `count` (1 to 1,000,000; endless unless given).
+    private static func feed(_ request: HTTPRequest) throws(APIError) -> WebSocketPlan.Feed {
+        var feed = WebSocketPlan.Feed()
+        feed.intervalMilliseconds = try number(request, "interval", in: 10...60_000) ?? feed.intervalMilliseconds
+        feed.count = try number(request, "count", in: 1...1_000_000)
+        return feed
+    }
+
+    private static func number(_ request: HTTPRequest, _ name: String, in range: ClosedRange<Int>) throws(APIError) -> Int? {
+        guard let text = request.query[name] else { return nil }
+        guard let value = Int(text), range.contains(value) else {
+            throw APIError(400, "Invalid '\(name)' - must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return value
     }
 
     private static func endpoint(at path: Substring) -> WebSocketPlan.Endpoint? {

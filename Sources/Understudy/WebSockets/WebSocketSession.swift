@@ -1,13 +1,21 @@
 /// An accepted WebSocket as a delivery: the 101, then the conversation's decisions (`WebSocketConversation`) on
-/// the wire. The writer hands it what the client sends (`DeliveryContext.received`), each read a turn; it answers
-/// with the frames to write and when to close, and the writer performs them as it does any reply's steps.
+/// the wire, with every message the endpoint sends passed through the socket's faults (`WebSocketSender`). The
+/// writer hands it what the client sends (`DeliveryContext.received`), each read a turn; it answers with the
+/// frames to write and when to close, and the writer performs them as it does any reply's steps.
 ///
 /// A close the server starts waits `closingTimeoutMilliseconds` for the client's answer, then the connection ends
 /// without it (RFC 6455 §7.1.1: the server closes the TCP connection first). On shutdown the socket is closed with
-/// 1001, going away.
+/// 1001, going away. A stalled socket writes nothing at all, pongs and close answers included, until the client
+/// leaves.
 struct WebSocketSession: Delivery {
+    let plan: WebSocketPlan
+    private let source: StreamSource
     private var conversation: WebSocketConversation
+    private var sender: WebSocketSender
     private var opened = false
+    /// When the feed's next message is due, and its number; nil for other endpoints or once the feed is done.
+    private var nextFeedAt: Double?
+    private var feedID = 0
     /// When a close the server sent stops waiting for the client's (monotonic ms); nil while none is waiting.
     private var closingDeadline: Double?
     /// The conversation is over: its last step, a close once flushed, has been taken.
@@ -16,9 +24,12 @@ struct WebSocketSession: Delivery {
     /// How long a close the server sends waits for the client's answer.
     static let closingTimeoutMilliseconds = 5_000.0
 
-    init(plan: WebSocketPlan) {
+    init(plan: WebSocketPlan, source: StreamSource) {
+        self.plan = plan
+        self.source = source
         conversation = WebSocketConversation(maximumMessageBytes: plan.maximumMessageBytes,
                                              echoes: plan.endpoint == .echo)
+        sender = WebSocketSender(faults: plan.faults, seed: plan.seed)
     }
 
     /// Its 101 opens the connection to it: what the client sends next is frames, read here.
@@ -28,38 +39,87 @@ struct WebSocketSession: Delivery {
     var prefersSmallSendBuffer: Bool { true }
 
     mutating func advance(_ context: DeliveryContext) -> DeliveryTurn {
+        let now = context.now
         var steps: [DeliveryStep] = []
         if !opened {
             opened = true
             steps.append(.head(contentLength: nil))
+            if plan.endpoint == .feed { nextFeedAt = now + Double(plan.feed.intervalMilliseconds) }
+            steps += perform(sender.open(now: now))
         }
         if !context.received.isEmpty {
-            steps += perform(conversation.receive(context.received))
+            steps += perform(conversation.receive(context.received), now: now)
+        }
+        if conversation.state == .open {
+            feed(now: now)
+            steps += perform(sender.take(now: now))
         }
         if conversation.state == .closing, closingDeadline == nil {
-            closingDeadline = context.now + WebSocketSession.closingTimeoutMilliseconds
+            closingDeadline = now + WebSocketSession.closingTimeoutMilliseconds
         }
-        if !ended, let deadline = closingDeadline, context.now >= deadline {
-            steps += perform(conversation.closingTimedOut())
+        if !ended, let deadline = closingDeadline, now >= deadline {
+            steps += perform(conversation.closingTimedOut(), now: now)
         }
-        return DeliveryTurn(steps, wake: ended ? nil : closingDeadline.map { max(0, $0 - context.now) })
+        if steps.last?.isFinal == true { return DeliveryTurn(steps) }
+        let wakes = [closingDeadline, sender.nextDue, conversation.state == .open ? nextFeedAt : nil].compactMap { $0 }
+        return DeliveryTurn(steps, wake: ended ? nil : wakes.min().map { max(0, $0 - now) })
     }
 
     /// The server goes away: the socket is closed with 1001 and the client's answer ends it (or the grace period).
     mutating func shutDown() -> [DeliveryStep] {
         guard opened, !ended else { return [] }
-        return perform(conversation.close(.goingAway, reason: "the server is shutting down"))
+        return perform(conversation.close(.goingAway, reason: "the server is shutting down"), now: 0)
     }
 
-    /// The conversation's actions as the writer's steps.
-    private mutating func perform(_ actions: [WebSocketConversation.Action]) -> [DeliveryStep] {
+    /// The feed's messages due by `now`, handed to the sender; its close after the last.
+    private mutating func feed(now: Double) {
+        while let due = nextFeedAt, due <= now, conversation.state == .open, sender.state == .sending {
+            feedID += 1
+            let id = feedID
+            let stream = StreamPlan(seed: plan.seed)
+            let payload = source.eventBytes(id: id, seed: plan.seed) {
+                EventStream.payload(for: id, plan: stream, catalog: source.catalog)
+            }.payload
+            sender.enqueue(.text, payload, now: due)
+            if let count = plan.feed.count, id >= count {
+                nextFeedAt = nil
+                sender.finish(.normal, reason: "the feed is complete", now: due)
+            } else {
+                nextFeedAt = due + Double(plan.feed.intervalMilliseconds)
+            }
+        }
+    }
+
+    /// The conversation's actions as the writer's steps: its messages go through the sender, and a stalled socket
+    /// writes nothing.
+    private mutating func perform(_ actions: [WebSocketConversation.Action], now: Double) -> [DeliveryStep] {
         var steps: [DeliveryStep] = []
-        for action in actions {
+        for action in actions where sender.state != .stalled {
             switch action {
             case .send(let bytes):
                 steps.append(.raw(bytes))
+            case .message(let opcode, let payload):
+                // Out now unless lagging, so an echo keeps its place before a pong read after it.
+                sender.enqueue(opcode, payload, now: now)
+                steps += perform(sender.take(now: now))
             case .closeWhenFlushed:
                 steps.append(.closeWhenFlushed(reset: false))
+            }
+        }
+        return steps
+    }
+
+    /// The sender's outputs as the writer's steps.
+    private mutating func perform(_ outputs: [WebSocketSender.Output]) -> [DeliveryStep] {
+        var steps: [DeliveryStep] = []
+        for output in outputs {
+            switch output {
+            case .bytes(let bytes):
+                steps.append(.raw(bytes))
+            case .close(let code, let reason):
+                steps += perform(conversation.close(code, reason: reason), now: 0)
+            case .reset:
+                steps.append(.closeWhenFlushed(reset: true))
             }
         }
         return steps

@@ -17,6 +17,9 @@ extension Fault.Directive {
         case stallAfter = "stall-after"
         case malformedEvent = "malformed-event"
         case newline, chunk
+        case close
+        case closeAfter = "close-after"
+        case corrupt, skip, duplicate, lag
 
         /// What the directive does to a reply, for telling which pairs cannot both take effect.
         package var role: Role {
@@ -31,12 +34,21 @@ extension Fault.Directive {
             case .malformed: .malformed
             case .expireToken: .expireToken
             case .dropAfter, .cutMidEvent, .resetAfter, .stallAfter, .malformedEvent, .newline, .chunk: .stream
+            case .close, .closeAfter, .corrupt, .skip, .duplicate, .lag: .socket
             case .delay, .jitter, .message, .retryAfter, .rateLimit: .other
             }
         }
 
-        /// Whether only `/products/stream` can carry it out.
-        package var isStreamOnly: Bool { role == .stream }
+        /// Whether only an event stream (`/products/stream`) or a WebSocket can carry it out: the message-numbered
+        /// directives act on both, where a stream's events are a socket's messages.
+        package var isStreamOnly: Bool { role == .stream || role == .socket }
+
+        /// Whether an event stream can carry it out: not the WebSocket-only directives.
+        package var actsOnEventStream: Bool { role == .stream }
+
+        /// Whether a WebSocket can carry it out: its own directives and the stream ones that number messages (a
+        /// socket has no line endings, so not `newline`).
+        package var actsOnSocket: Bool { role == .socket || (role == .stream && self != .newline) }
 
         /// Whether it changes a body sent whole: a stream has none, and neither has a HEAD reply or a 204.
         package var changesWholeBody: Bool { [.truncation, .pacing, .stall, .malformed].contains(role) }
@@ -53,6 +65,10 @@ extension Fault.Directive {
             case .chunks: "chunks=10/2s"
             case .rateLimit: "rate-limit=5/10s"
             case .truncate: "truncate=512 or truncate=50%"
+            case .close: "close=1011"
+            case .closeAfter: "close-after=5s"
+            case .corrupt: "corrupt=utf8, corrupt=rsv or corrupt=mask"
+            case .lag: "lag=300ms or lag=100ms..1s"
             default: "\(rawValue)=3"
             }
         }
@@ -61,6 +77,8 @@ extension Fault.Directive {
     /// What a directive does to the reply.
     package enum Role: Sendable, Equatable {
         case connection, status, truncation, pacing, malformed, expireToken, stream, other
+        /// A WebSocket's messages and closing (`close`, `corrupt`, `lag`…).
+        case socket
         /// Pauses mid-body (`stall`), on top of any pacing.
         case stall
         /// The request body's reading rate (`uprate`).

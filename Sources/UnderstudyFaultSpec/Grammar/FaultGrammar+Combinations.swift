@@ -21,11 +21,14 @@ extension FaultGrammar {
         if pair.contains(.connection), !pair.contains(.other) {
             return "each decides the whole reply"
         }
-        if pair.contains(.status), [.truncation, .malformed, .expireToken, .stream].contains(where: pair.contains) {
+        if pair.contains(.status), [.truncation, .malformed, .expireToken, .stream, .socket].contains(where: pair.contains) {
             return "status replaces the reply, so the other would change nothing"
         }
         if pair.contains(.stream), [.truncation, .pacing, .stall, .malformed].contains(where: pair.contains) {
-            return "one applies only to /products/stream, the other only to a body sent whole"
+            return "one applies only to /products/stream and WebSockets, the other only to a body sent whole"
+        }
+        if pair.contains(.socket), [.truncation, .pacing, .stall, .malformed].contains(where: pair.contains) {
+            return "one applies only to WebSockets, the other only to a body sent whole"
         }
         if pair.allSatisfy({ $0 == .truncation || $0 == .pacing }) || (pair.contains(.stall) && pair.contains(.truncation)) {
             return "only one of them can decide how the body is sent"
@@ -47,13 +50,19 @@ extension FaultGrammar {
     static func checkCompanions(_ directives: [Written]) throws(FaultSpecError) {
         var status: Int?
         var hasRateLimit = false
+        var closes = false
         for written in directives {
             if case .status(let code) = written.directive { status = code }
             if case .rateLimit = written.directive { hasRateLimit = true }
+            if written.name == .close || written.name == .closeAfter { closes = true }
         }
         if let message = directives.first(where: { $0.name == .message }) {
-            if status == nil, !hasRateLimit {
-                throw message.error("'message' needs status=CODE (or rate-limit=…) to go with: on its own it changes nothing")
+            if status == nil, !hasRateLimit, !closes {
+                throw message.error("'message' needs status=CODE, rate-limit=… or close=CODE to go with: on its own it "
+                                    + "changes nothing")
+            }
+            if let reason = message.value, closes, status == nil, reason.utf8.count > 123 {
+                throw message.error("a close reason is at most 123 bytes (a control frame holds 125 with the code)")
             }
             if status == 204 { throw message.error("a 204 has no body, so 'message' would change nothing") }
         }

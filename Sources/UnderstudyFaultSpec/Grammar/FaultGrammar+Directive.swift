@@ -99,6 +99,24 @@ extension FaultGrammar {
             }
             return .newline(newline)
         case .chunk: return .chunk(try count())
+        case .close:
+            let text = try required()
+            guard let code = Int(text), Fault.sendableCloseCodes.contains(where: { $0.contains(code) }) else {
+                throw Problem("close must be a close code a server may send (1000, 1001, 1002, 1003, 1007, 1008, 1009, "
+                              + "1011, 1012, 1013, 1014, or 3000 to 4999), not '\(text)'")
+            }
+            return .close(code: code)
+        case .closeAfter:
+            return .closeAfter(try milliseconds(try required(), maximum: 3_600_000))
+        case .corrupt:
+            let text = try required().lowercased()
+            guard let corruption = Fault.FrameCorruption(rawValue: text) else {
+                throw Problem("corrupt must be utf8, rsv or mask, not '\(text)'")
+            }
+            return .corrupt(corruption)
+        case .skip: return .skip(try count())
+        case .duplicate: return .duplicate(try count())
+        case .lag: return .lag(try range(try required(), maximumMilliseconds: 60_000))
         }
     }
 

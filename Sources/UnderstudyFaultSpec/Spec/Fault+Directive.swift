@@ -29,6 +29,12 @@ extension Fault {
         case malformedEvent(Int)
         case newline(Newline)
         case chunk(Int)
+        case close(code: Int)
+        case closeAfter(Int)
+        case corrupt(FrameCorruption)
+        case skip(Int)
+        case duplicate(Int)
+        case lag(ClosedRange<Int>)
 
         /// The directive's name in the grammar.
         package var name: Name {
@@ -59,13 +65,19 @@ extension Fault {
             case .malformedEvent: .malformedEvent
             case .newline: .newline
             case .chunk: .chunk
+            case .close: .close
+            case .closeAfter: .closeAfter
+            case .corrupt: .corrupt
+            case .skip: .skip
+            case .duplicate: .duplicate
+            case .lag: .lag
             }
         }
 
         /// The value after `=`, or nil for a flag.
         package var value: String? {
             switch self {
-            case .delay(let range), .stall(let range): Fault.render(range: range)
+            case .delay(let range), .stall(let range), .lag(let range): Fault.render(range: range)
             case .jitter(let milliseconds): Fault.render(milliseconds: milliseconds)
             case .rate(let bytes), .uprate(let bytes):
                 bytes % 1_000_000 == 0 ? "\(bytes / 1_000_000)MB/s" : bytes % 1_000 == 0 ? "\(bytes / 1_000)kB/s" : "\(bytes)B/s"
@@ -80,8 +92,10 @@ extension Fault {
             case .truncatePercent(let percent): "\(percent)%"
             case .reset(let afterHeaders): afterHeaders ? "after-headers" : nil
             case .dropAfter(let count), .cutMidEvent(let count), .resetAfter(let count), .stallAfter(let count),
-                 .malformedEvent(let count), .chunk(let count):
+                 .malformedEvent(let count), .chunk(let count), .close(let count), .skip(let count), .duplicate(let count):
                 String(count)
+            case .closeAfter(let milliseconds): Fault.render(milliseconds: milliseconds)
+            case .corrupt(let corruption): corruption.rawValue
             case .newline(let newline): newline.rawValue
             case .expireToken, .truncateChunked, .empty, .hang, .garbage: nil
             }

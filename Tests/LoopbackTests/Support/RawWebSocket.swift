@@ -9,6 +9,8 @@ final class RawWebSocket {
         let opcode: UInt8
         let masked: Bool
         let payload: [UInt8]
+        /// The reserved bits as sent (0x70 of the first byte).
+        var rsv: UInt8 = 0
 
         /// A close frame's code, if it has one.
         var closeCode: Int? {
@@ -121,7 +123,8 @@ final class RawWebSocket {
             let mask = Array(buffer[(offset - 4)..<offset])
             for index in payload.indices { payload[index] ^= mask[index % 4] }
         }
-        let frame = Frame(fin: buffer[0] & 0x80 != 0, opcode: buffer[0] & 0x0F, masked: masked, payload: payload)
+        let frame = Frame(fin: buffer[0] & 0x80 != 0, opcode: buffer[0] & 0x0F, masked: masked, payload: payload,
+                          rsv: buffer[0] & 0x70)
         buffer.removeFirst(offset + length)
         return frame
     }

@@ -136,8 +136,8 @@ import Testing
     @Test func rulesOnlyFireWhereTheirDirectivesCanAct() throws {
         var book = FaultBook(seed: 1)
         try add(&book, FaultRule(fault: "drop-after=2", times: 1))
-        #expect(book.decide(for: request("/products/1"), session: nil, isStream: false) == nil)
-        #expect(book.decide(for: request("/products/stream"), session: nil, isStream: true) != nil)
+        #expect(book.decide(for: request("/products/1"), session: nil, target: .body) == nil)
+        #expect(book.decide(for: request("/products/stream"), session: nil, target: .eventStream) != nil)
         #expect(book.rules[0].status.remaining == 0)
     }
 

@@ -1,14 +1,14 @@
 import Testing
 @testable import Understudy
 
-/// `FaultBook.decide(for:session:isStream:requested:nowMilliseconds:)`: one call, one lock, every draw.
+/// `FaultBook.decide(for:session:target:requested:nowMilliseconds:)`: one call, one lock, every draw.
 @Suite struct FaultDecisionTests {
     private let request = HTTPRequest(method: "GET", target: "/products/1")
 
     private func decide(_ book: inout FaultBook, _ spec: String?, session: String? = nil, now: Double = 0) throws
         -> FaultDecision.Outcome {
         let requested = try spec.map { FaultBook.Decision(spec: try FaultSpec(parsing: $0), source: .header) }
-        return book.decide(for: request, session: session, isStream: false, requested: requested, nowMilliseconds: now)
+        return book.decide(for: request, session: session, target: .body, requested: requested, nowMilliseconds: now)
     }
 
     @Test func noFaultStillSaysWhichSeedPayloadsUse() throws {

@@ -91,6 +91,9 @@ import Testing
         ("profile=3g; hang", "hang", 13, "each decides the whole reply"),
         ("stall=1s; truncate=5", "truncate=5", 11, "decide how the body is sent"),
         ("stall=1s; drop-after=2", "drop-after=2", 11, "only to /products/stream"),
+        ("status=503; close=1011", "close=1011", 13, "status replaces the reply"),
+        ("truncate=5; lag=1s", "lag=1s", 13, "only to WebSockets"),
+        ("hang; close-after=1s", "close-after=1s", 7, "each decides the whole reply"),
     ])
     func clashesNameTheSecondDirectiveAndItsPosition(spec: String, directive: String, position: Int, reason: String) {
         FaultSpecParsingTests.expectRefusal(spec, directive: directive, position: position, reason: "cannot be combined")
@@ -102,7 +105,8 @@ import Testing
         let unknown = "unknown directive 'x'; known: delay, jitter, rate, uprate, chunks, stall, profile, status, "
             + "message, retry-after, rate-limit, "
             + "expire-token, malformed, truncate, truncate-chunked, empty, reset, hang, garbage, drop-after, "
-            + "cut-mid-event, reset-after, stall-after, malformed-event, newline, chunk"
+            + "cut-mid-event, reset-after, stall-after, malformed-event, newline, chunk, close, close-after, corrupt, "
+            + "skip, duplicate, lag"
         #expect((try? FaultSpec(parsing: "x")) == nil)
         FaultSpecParsingTests.expectRefusal("x", directive: "x", position: 1, reason: unknown, exactly: true)
         FaultSpecParsingTests.expectRefusal("Delay = ", directive: "Delay =", position: 1,
@@ -137,6 +141,9 @@ import Testing
         ("rate-limit=5/10s; retry-after=3", "retry-after=3", 19, "needs status=CODE"),
         ("status=204; message=Gone", "message=Gone", 13, "a 204 has no body"),
         ("status=204; retry-after=1", "retry-after=1", 13, "a 204 carries no Retry-After"),
+        ("lag=1s; message=Bye", "message=Bye", 9, "or close=CODE"),
+        ("close=1000; message=\(String(repeating: "é", count: 62))", "message=\(String(repeating: "é", count: 62))", 13,
+         "at most 123 bytes"),
     ])
     func directivesThatChangeNothingAreRefused(spec: String, directive: String, position: Int, reason: String) {
         FaultSpecParsingTests.expectRefusal(spec, directive: directive, position: position, reason: reason)
@@ -166,10 +173,22 @@ import Testing
     @Test func appliedTextLeavesOutSkippedDirectives() throws {
         let spec = try FaultSpec(parsing: "delay=10ms; drop-after=2")
         #expect(spec.text(skipping: ["drop-after"]) == "delay=10ms")
-        #expect(spec.canApply(toStream: false))
-        #expect(try !FaultSpec(parsing: "drop-after=2; newline=crlf").canApply(toStream: false))
-        #expect(try !FaultSpec(parsing: "malformed; truncate=5").canApply(toStream: true))
-        #expect(try FaultSpec(parsing: "malformed; truncate=5").canApply(toStream: false))
+        #expect(spec.canApply(to: .body))
+        #expect(try !FaultSpec(parsing: "drop-after=2; newline=crlf").canApply(to: .body))
+        #expect(try !FaultSpec(parsing: "malformed; truncate=5").canApply(to: .eventStream))
+        #expect(try FaultSpec(parsing: "malformed; truncate=5").canApply(to: .body))
+    }
+
+    /// A socket numbers its messages as a stream its events: the stream's directives act on both, `newline` only
+    /// on a stream, and the socket's own only on a socket.
+    @Test func socketDirectivesActOnSocketsOnly() throws {
+        #expect(try FaultSpec(parsing: "drop-after=2; close=1011").canApply(to: .socket))
+        #expect(try !FaultSpec(parsing: "newline=crlf").canApply(to: .socket))
+        #expect(try !FaultSpec(parsing: "close=4000; lag=1s").canApply(to: .eventStream))
+        #expect(try !FaultSpec(parsing: "skip=2; duplicate=3; corrupt=rsv").canApply(to: .body))
+        #expect(FaultSpec.inapplicable(to: .socket).contains("newline"))
+        #expect(!FaultSpec.inapplicable(to: .socket).contains("cut-mid-event"))
+        #expect(FaultSpec.inapplicable(to: .eventStream).contains("close-after"))
     }
 
     @Test func longSpecsAreRefused() {

@@ -53,6 +53,16 @@ import UnderstudyFaultSpec
         (.chunk(bytes: 1), "chunk=1"),
         (.delay(.milliseconds(300)) + .status(503, retryAfter: .seconds(1)), "delay=300ms; status=503; retry-after=1"),
         (.dropAfter(events: 3) + .newline(.lf) + .chunk(bytes: 7) + .delay(.seconds(1)), "drop-after=3; newline=lf; chunk=7; delay=1s"),
+        (.close(code: 1011), "close=1011"),
+        (.close(code: 4000, reason: "bye; now") + .dropAfter(events: 3), "close=4000; message=bye, now; drop-after=3"),
+        (.closeAfter(.seconds(5)), "close-after=5s"),
+        (.corrupt(.utf8), "corrupt=utf8"),
+        (.corrupt(.reservedBit) + .malformedEvent(2), "corrupt=rsv; malformed-event=2"),
+        (.corrupt(.masked), "corrupt=mask"),
+        (.skip(message: 2), "skip=2"),
+        (.duplicate(message: 3), "duplicate=3"),
+        (.lag(.milliseconds(300)), "lag=300ms"),
+        (.lag(.milliseconds(100) ... .seconds(1)), "lag=100ms..1s"),
     ]
 
     @Test(arguments: 0..<examples.count)
@@ -95,6 +105,12 @@ import UnderstudyFaultSpec
         case .malformedEvent: .malformedEvent(4)
         case .newline: .newline(.cr)
         case .chunk: .chunk(bytes: 1)
+        case .close: .close(code: 3000, reason: "gone")
+        case .closeAfter: .closeAfter(.milliseconds(1_500))
+        case .corrupt: .corrupt(.masked)
+        case .skip: .skip(message: 1)
+        case .duplicate: .duplicate(message: 1_000_000)
+        case .lag: .lag(.seconds(60))
         }
     }
 
@@ -133,7 +149,8 @@ import UnderstudyFaultSpec
 
     /// A directive the server refuses on its own is refused by the typed reader in the same words.
     @Test(arguments: ["delay=1s; stauts=503", "offline", "delay=2s..1s", "hang=1", "status=302", "delay=2m",
-                      "drop-after=1000001", "chunks=0/1s", "status=503; retry-after=Wed, 21 Oct 2026 07:28:00 UTC"])
+                      "drop-after=1000001", "chunks=0/1s", "close=1005", "close=2000", "close-after=2h",
+                      "corrupt=bits", "skip=0", "lag=61s", "status=503; retry-after=Wed, 21 Oct 2026 07:28:00 UTC"])
     func errorsAreTheServersOwn(spec: String) {
         let server = #expect(throws: FaultSpecError.self) { try FaultSpec(parsing: spec) }
         let typed = #expect(throws: FaultSpecError.self) { try Fault(parsing: spec) }

@@ -65,11 +65,11 @@ import UnderstudyFaultSpec
         _ = book.startSession("slow", seed: 1, profile: .edge)
         _ = book.startSession("fast", seed: 2)
         let request = HTTPRequest(method: "GET", target: "/products/1")
-        let slow = book.decide(for: request, session: "slow", isStream: false, requested: nil, nowMilliseconds: 0)
+        let slow = book.decide(for: request, session: "slow", target: .body, requested: nil, nowMilliseconds: 0)
         #expect(slow.decision?.spec.pacing == .bytesPerSecond(30_000))
         #expect(slow.decision?.source == .session)
         #expect(slow.decision?.delayMilliseconds == 840)
-        let fast = book.decide(for: request, session: "fast", isStream: false, requested: nil, nowMilliseconds: 0)
+        let fast = book.decide(for: request, session: "fast", target: .body, requested: nil, nowMilliseconds: 0)
         #expect(fast.decision == nil)
         #expect(book.profiledSessionCount == 1)
     }
@@ -79,7 +79,7 @@ import UnderstudyFaultSpec
         func draws(seed: UInt64) -> (Int, UInt64) {
             var book = FaultBook(seed: 1)
             _ = book.startSession("s", seed: seed)
-            let decision = book.decide(for: HTTPRequest(method: "GET", target: "/products"), session: "s", isStream: false,
+            let decision = book.decide(for: HTTPRequest(method: "GET", target: "/products"), session: "s", target: .body,
                                        requested: FaultBook.Decision(spec: spec, source: .header),
                                        nowMilliseconds: 0).decision
             return (decision?.delayMilliseconds ?? -1, decision?.scheduleSeed ?? 0)

@@ -8,7 +8,7 @@ import Testing
     @Test func messagesAreEchoedAndPingsAnswered() {
         var conversation = WebSocketConversation(maximumMessageBytes: 1 << 16, echoes: true)
         let actions = conversation.receive(client(WebSocketFrame(.text, Array("hi".utf8))) + client(WebSocketFrame(.ping, [7])))
-        #expect(actions == [.send(WebSocketFrame(.text, Array("hi".utf8)).encoded()), .send(WebSocketFrame(.pong, [7]).encoded())])
+        #expect(actions == [.message(.text, Array("hi".utf8)), .send(WebSocketFrame(.pong, [7]).encoded())])
     }
 
     /// A client's close is answered with its code (1000 when it gave none), then the connection closes.

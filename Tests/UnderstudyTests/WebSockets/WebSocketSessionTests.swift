@@ -4,8 +4,11 @@ import Testing
 /// The socket as a delivery, driven as the writer drives it: the 101, what each read calls for, the closing
 /// handshake from either side, and the wait for a client that never answers the server's close.
 @Suite struct WebSocketSessionTests {
+    let source = StreamSource(catalog: .standard, maximumUnflushedBytes: 64 << 10)
+
     private func opened() -> (WebSocketSession, DeliveryDriver) {
-        var session = WebSocketSession(plan: WebSocketPlan(endpoint: .echo, maximumMessageBytes: 1 << 16))
+        var session = WebSocketSession(plan: WebSocketPlan(endpoint: .echo, maximumMessageBytes: 1 << 16),
+                                       source: source)
         var driver = DeliveryDriver()
         driver.run(&session)
         return (session, driver)
