@@ -18,13 +18,16 @@ final class AdminResponder: Responder {
     private let maximumFeedBacklogBytes: Int
     /// Set once the transport is bound (`attach`): who may reach the admin API, and the routes that read and change
     /// the transport.
+    /// The open WebSockets (`/__understudy/sockets`).
+    private let sockets: WebSocketHub
     private var gate: AdminGate?
     private var routes: AdminRoutes?
 
     init(remoteControl: RemoteControlPolicy, faults: FaultController, journal: Journal, feed: LiveFeed,
-         recording: RecordingControls, spec: MockEngine? = nil, contract: ContractWatch? = nil, boundHost: String,
-         allowedHosts: [String], maximumFeedBacklogBytes: Int) {
+         recording: RecordingControls, spec: MockEngine? = nil, contract: ContractWatch? = nil,
+         sockets: WebSocketHub, boundHost: String, allowedHosts: [String], maximumFeedBacklogBytes: Int) {
         self.spec = spec
+        self.sockets = sockets
         self.contract = contract
         self.remoteControl = remoteControl
         self.faults = faults
@@ -40,7 +43,7 @@ final class AdminResponder: Responder {
     func attach(_ transport: any TransportControls, ports: [String: Int]) {
         gate = AdminGate(boundHost: boundHost, ports: ports, allowedHosts: allowedHosts)
         routes = AdminRoutes(faults: faults, journal: journal, transport: transport, recording: recording, spec: spec,
-                             contract: contract)
+                             contract: contract, sockets: sockets)
         feed.offlineMillisecondsLeft = { [weak transport] in transport?.offlineMillisecondsLeft ?? 0 }
     }
 

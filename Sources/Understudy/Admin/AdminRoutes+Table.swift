@@ -57,6 +57,11 @@ extension AdminRoutes {
         row("PUT", "/spec/operations/{id}") { admin, context throws(APIError) in try admin.setPreference(context.request, id: context.id) },
         row("DELETE", "/spec/operations/{id}") { admin, context throws(APIError) in try admin.clearPreference(id: context.id) },
         row("DELETE", "/spec/state") { admin, context throws(APIError) in try admin.resetSpecState(context.request) },
+        row("GET", "/sockets") { admin, _ throws(APIError) in admin.listSockets() },
+        row("POST", "/sockets/send") { admin, context throws(APIError) in try admin.sendToSockets(context.request) },
+        row("POST", "/sockets/{id}/close") { admin, context throws(APIError) in
+            try admin.closeSocket(context.request, id: context.id)
+        },
         row("GET", "/violations") { admin, _ throws(APIError) in admin.json(try admin.watch().reportJSON) },
         row("DELETE", "/violations") { admin, _ throws(APIError) in admin.deleted(try admin.watch().clear()) },
     ]

@@ -20,6 +20,8 @@ struct AdminRoutes {
     let spec: MockEngine?
     /// The document the upstream's traffic is held to (`--upstream URL --spec FILE`), if any.
     let contract: ContractWatch?
+    /// The open WebSockets.
+    let sockets: WebSocketHub
 
     func respond(to request: HTTPRequest) -> HTTPResponse {
         do throws(APIError) {

@@ -4,10 +4,13 @@ final class CatalogueResponder: Responder {
     let router: Router
     /// What every `/products/stream` draws on.
     let streams: StreamSource
+    /// Every open socket under `/ws/`.
+    let sockets: WebSocketHub
 
-    init(router: Router, streams: StreamSource) {
+    init(router: Router, streams: StreamSource, sockets: WebSocketHub) {
         self.router = router
         self.streams = streams
+        self.sockets = sockets
     }
 
     func cannedReply(for request: HTTPRequest) -> CannedAnswer? {
@@ -46,7 +49,7 @@ final class CatalogueResponder: Responder {
     func delivery(for plan: ReplyPlan, clientAddress: @autoclosure () -> String?) -> (any Delivery)? {
         switch plan.delivery {
         case .stream(let streamPlan): EventStream(plan: streamPlan, source: streams)
-        case .socket(let socketPlan): WebSocketSession(plan: socketPlan, source: streams)
+        case .socket(let socketPlan): WebSocketSession(plan: socketPlan, source: streams, hub: sockets)
         default: nil
         }
     }

@@ -32,6 +32,7 @@ struct ResponderFactory {
         }
         let replayed = configuration.replay.map(ReplayRoutes.init)
         let engine = contract?.mock ?? configuration.spec?.makeEngine()
+        let sockets = WebSocketHub(clock: configuration.clock)
         let responder: any Responder
         if let engine, contract == nil {
             responder = SpecResponder(engine: engine, clock: configuration.clock)
@@ -43,14 +44,15 @@ struct ResponderFactory {
             let router = Router(catalog: configuration.catalog, tokens: TokenService(secret: configuration.tokenSecret),
                                 now: configuration.clock)
             responder = CatalogueResponder(router: router, streams: StreamSource(
-                catalog: configuration.catalog, maximumUnflushedBytes: configuration.maximumStreamBacklogBytes))
+                catalog: configuration.catalog, maximumUnflushedBytes: configuration.maximumStreamBacklogBytes),
+                sockets: sockets)
         }
         let feed = LiveFeed(faults: faults, journal: journal)
         let remoteControl = RemoteControlPolicy(host: configuration.host, token: configuration.adminToken)
         let admin = AdminResponder(remoteControl: remoteControl, faults: faults, journal: journal, feed: feed,
                                    recording: RecordingControls(upstream: configuration.upstream, recorder: recorder,
                                                                 replayedRoutes: replayed?.routes),
-                                   spec: engine, contract: contract,
+                                   spec: engine, contract: contract, sockets: sockets,
                                    boundHost: configuration.host, allowedHosts: configuration.allowedHosts,
                                    maximumFeedBacklogBytes: configuration.maximumStreamBacklogBytes)
         let middleware = MiddlewareChain(journal: journal, feed: feed, recorder: recorder,

@@ -1,5 +1,5 @@
-/// One server-side WebSocket connection's decisions, as values: what the bytes a client sent call for (an echo, a
-/// pong, the closing handshake), and what a close the server starts asks of the socket. The connection's owner
+/// One server-side WebSocket connection's decisions, as values: what the bytes a client sent call for (a message
+/// for the endpoint, a pong, the closing handshake), and what a close the server starts asks of the socket. The connection's owner
 /// writes what it is told and closes when told; it keeps no protocol state of its own.
 ///
 /// The closing handshake both ways (RFC 6455 §7): a client's close is answered with the same code and reason (1000
@@ -10,8 +10,8 @@ struct WebSocketConversation {
     enum Action: Equatable {
         /// Writes these bytes (a control frame: a pong, a close).
         case send([UInt8])
-        /// Sends this message, through the socket's faults (`WebSocketSender`).
-        case message(WebSocketFrame.Opcode, [UInt8])
+        /// The client sent this message: the endpoint decides what it calls for (an echo, a broadcast, nothing).
+        case received(WebSocketFrame.Opcode, [UInt8])
         /// Closes the TCP connection once everything before it is written.
         case closeWhenFlushed
     }
@@ -25,12 +25,9 @@ struct WebSocketConversation {
 
     private var reader: WebSocketReader
     private(set) var state = State.open
-    /// Whether text and binary messages are sent back as they came (`/ws/echo`).
-    let echoes: Bool
 
-    init(maximumMessageBytes: Int, echoes: Bool) {
+    init(maximumMessageBytes: Int) {
         reader = WebSocketReader(maximumMessageBytes: maximumMessageBytes)
-        self.echoes = echoes
     }
 
     /// The bytes of a read: what they call for, in order.
@@ -40,7 +37,7 @@ struct WebSocketConversation {
         for event in reader.receive(bytes) {
             switch event {
             case .message(let opcode, let payload):
-                if echoes, state == .open { actions.append(.message(opcode, payload)) }
+                if state == .open { actions.append(.received(opcode, payload)) }
             case .ping(let payload):
                 if state == .open { actions.append(.send(WebSocketFrame(.pong, payload).encoded())) }
             case .pong:

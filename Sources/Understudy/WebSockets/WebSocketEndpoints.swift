@@ -1,4 +1,5 @@
-/// The WebSocket endpoints of the DummyJSON API, answered before its route table: `/ws/echo` and `/ws/feed`. An
+/// The WebSocket endpoints of the DummyJSON API, answered before its route table: `/ws/echo`, `/ws/feed` and
+/// `/ws/chat`. An
 /// upgrade request gets its 101 and a socket with its faults; anything else to such a path gets the refusal RFC 6455
 /// names for it, as JSON.
 enum WebSocketEndpoints {
@@ -21,12 +22,15 @@ enum WebSocketEndpoints {
         var plan = WebSocketPlan(endpoint: endpoint)
         plan.faults = WebSocketFaults(fault)
         plan.seed = seed
-        if endpoint == .feed {
-            do throws(APIError) {
-                plan.feed = try feed(request)
-            } catch {
-                return .response(error.response)
+        plan.session = request.session
+        do throws(APIError) {
+            switch endpoint {
+            case .feed: plan.feed = try feed(request)
+            case .chat: plan.room = try room(request)
+            case .echo: break
             }
+        } catch {
+            return .response(error.response)
         }
         switch WebSocketHandshake.answer(method: request.method, header: { request.headers[$0] }) {
         case .success(let handshake):
@@ -44,6 +48,15 @@ enum WebSocketEndpoints {
         feed.intervalMilliseconds = try number(request, "interval", in: 10...60_000) ?? feed.intervalMilliseconds
         feed.count = try number(request, "count", in: 1...1_000_000)
         return feed
+    }
+
+    /// `/ws/chat`'s `room`: 1 to 64 characters, `lobby` unless given.
+    private static func room(_ request: HTTPRequest) throws(APIError) -> String {
+        guard let room = request.query["room"] else { return "lobby" }
+        guard (1...64).contains(room.count) else {
+            throw APIError(400, "Invalid 'room' - must be 1 to 64 characters")
+        }
+        return room
     }
 
     private static func number(_ request: HTTPRequest, _ name: String, in range: ClosedRange<Int>) throws(APIError) -> Int? {

@@ -7,6 +7,11 @@ struct WebSocketPlan: Equatable, Sendable {
         case echo
         /// Seeded product updates on a schedule, as `/products/stream` sends them.
         case feed
+        /// Each message sent to the room's other sockets.
+        case chat
+
+        /// The endpoint's path, `/ws/echo`.
+        var path: String { "/ws/\(rawValue)" }
     }
 
     /// `/ws/feed`'s schedule: a message every `intervalMilliseconds`, and a close (1000) after `count` of them.
@@ -19,6 +24,10 @@ struct WebSocketPlan: Equatable, Sendable {
     /// A message over this many bytes closes the socket with 1009.
     let maximumMessageBytes: Int
     var feed = Feed()
+    /// `/ws/chat`'s room (`?room=`, `lobby` unless given).
+    var room: String?
+    /// The upgrade's session (`X-Understudy-Session`), which the admin API's pushes can name.
+    var session: String?
     var faults = WebSocketFaults()
     /// The seed the feed's payloads and the faults' draws derive from (the session's).
     var seed: UInt64 = 0

@@ -10,6 +10,9 @@
 struct WebSocketSession: Delivery {
     let plan: WebSocketPlan
     private let source: StreamSource
+    private let hub: WebSocketHub
+    /// This socket's entry in the hub, from its first turn.
+    private var mailbox: WebSocketHub.Mailbox?
     private var conversation: WebSocketConversation
     private var sender: WebSocketSender
     private var opened = false
@@ -24,11 +27,11 @@ struct WebSocketSession: Delivery {
     /// How long a close the server sends waits for the client's answer.
     static let closingTimeoutMilliseconds = 5_000.0
 
-    init(plan: WebSocketPlan, source: StreamSource) {
+    init(plan: WebSocketPlan, source: StreamSource, hub: WebSocketHub) {
         self.plan = plan
         self.source = source
-        conversation = WebSocketConversation(maximumMessageBytes: plan.maximumMessageBytes,
-                                             echoes: plan.endpoint == .echo)
+        self.hub = hub
+        conversation = WebSocketConversation(maximumMessageBytes: plan.maximumMessageBytes)
         sender = WebSocketSender(faults: plan.faults, seed: plan.seed)
     }
 
@@ -43,6 +46,7 @@ struct WebSocketSession: Delivery {
         var steps: [DeliveryStep] = []
         if !opened {
             opened = true
+            mailbox = hub.opened(path: plan.endpoint.path, session: plan.session, room: plan.room, waker: context.waker)
             steps.append(.head(contentLength: nil))
             if plan.endpoint == .feed { nextFeedAt = now + Double(plan.feed.intervalMilliseconds) }
             steps += perform(sender.open(now: now))
@@ -50,10 +54,14 @@ struct WebSocketSession: Delivery {
         if !context.received.isEmpty {
             steps += perform(conversation.receive(context.received), now: now)
         }
-        if conversation.state == .open {
+        if let pushes = mailbox?.takePending(), !pushes.isEmpty {
+            steps += perform(pushes, now: now)
+        }
+        if conversation.state == .open, steps.last?.isFinal != true {
             feed(now: now)
             steps += perform(sender.take(now: now))
         }
+        mailbox?.sent = sender.numbered
         if conversation.state == .closing, closingDeadline == nil {
             closingDeadline = now + WebSocketSession.closingTimeoutMilliseconds
         }
@@ -63,6 +71,11 @@ struct WebSocketSession: Delivery {
         if steps.last?.isFinal == true { return DeliveryTurn(steps) }
         let wakes = [closingDeadline, sender.nextDue, conversation.state == .open ? nextFeedAt : nil].compactMap { $0 }
         return DeliveryTurn(steps, wake: ended ? nil : wakes.min().map { max(0, $0 - now) })
+    }
+
+    /// The socket is gone: it leaves the hub.
+    func finished() {
+        if let mailbox { hub.closed(mailbox) }
     }
 
     /// The server goes away: the socket is closed with 1001 and the client's answer ends it (or the grace period).
@@ -98,12 +111,41 @@ struct WebSocketSession: Delivery {
             switch action {
             case .send(let bytes):
                 steps.append(.raw(bytes))
-            case .message(let opcode, let payload):
-                // Out now unless lagging, so an echo keeps its place before a pong read after it.
-                sender.enqueue(opcode, payload, now: now)
-                steps += perform(sender.take(now: now))
+            case .received(let opcode, let payload):
+                mailbox?.received += 1
+                switch plan.endpoint {
+                case .echo:
+                    // Out now unless lagging, so an echo keeps its place before a pong read after it.
+                    sender.enqueue(opcode, payload, now: now)
+                    steps += perform(sender.take(now: now))
+                case .chat:
+                    let room = plan.room, own = mailbox
+                    hub.push(.message(opcode, payload)) { $0.room == room && $0 !== own }
+                case .feed:
+                    break
+                }
             case .closeWhenFlushed:
                 steps.append(.closeWhenFlushed(reset: false))
+            }
+        }
+        return steps
+    }
+
+    /// What the hub pushed, in order: messages through the faults; a close or a reset from the admin API acts even
+    /// on a stalled socket.
+    private mutating func perform(_ pushes: [WebSocketHub.Push], now: Double) -> [DeliveryStep] {
+        var steps: [DeliveryStep] = []
+        for push in pushes {
+            switch push {
+            case .message(let opcode, let payload):
+                sender.enqueue(opcode, payload, now: now)
+            case .close(let code, let reason):
+                for action in conversation.close(code, reason: reason) {
+                    if case .send(let bytes) = action { steps.append(.raw(bytes)) }
+                }
+            case .reset:
+                steps.append(.closeWhenFlushed(reset: true))
+                return steps
             }
         }
         return steps

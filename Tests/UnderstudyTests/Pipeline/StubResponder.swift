@@ -43,7 +43,7 @@ extension Pipeline {
         let remoteControl = RemoteControlPolicy(host: configuration.host, token: configuration.adminToken)
         let admin = AdminResponder(remoteControl: remoteControl, faults: faults, journal: journal, feed: feed,
                                    recording: RecordingControls(upstream: nil, recorder: recorder, replayedRoutes: nil),
-                                   boundHost: configuration.host, allowedHosts: [], maximumFeedBacklogBytes: 1 << 16)
+                                   sockets: WebSocketHub(clock: configuration.clock), boundHost: configuration.host, allowedHosts: [], maximumFeedBacklogBytes: 1 << 16)
         if attached { admin.attach(FakeTransport.shared, ports: ["http": 8080]) }
         return Pipeline(responder: responder, admin: admin, faults: faults, remoteControl: remoteControl,
                         middleware: MiddlewareChain(journal: journal, feed: feed, recorder: recorder, requestLog: nil),

@@ -19,7 +19,7 @@ import UnderstudyJSON
 
     @Test func everyRowsPathAnswersOtherMethodsWithA405NamingTheRows() {
         let byPath = Dictionary(grouping: AdminRoutes.table, by: \.pattern.template)
-        #expect(byPath.count == 17)
+        #expect(byPath.count == 20)
         for (path, rows) in byPath {
             let methods = rows.map(\.method)
             var allow = RouteMethods.all.filter(methods.contains)
@@ -41,6 +41,7 @@ import UnderstudyJSON
             "GET /tls-faults", "POST /tls-faults", "DELETE /tls-faults",
             "GET /spec", "PUT /spec/operations/{id}", "DELETE /spec/operations/{id}", "DELETE /spec/state",
             "GET /violations", "DELETE /violations",
+            "GET /sockets", "POST /sockets/send", "POST /sockets/{id}/close",
         ])
     }
 

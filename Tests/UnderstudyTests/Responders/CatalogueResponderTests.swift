@@ -9,7 +9,8 @@ import Testing
     init() {
         let catalog = Catalog.standard
         responder = CatalogueResponder(router: Router(catalog: catalog, tokens: TokenService(secret: "s"), now: { 1_000 }),
-                                       streams: StreamSource(catalog: catalog, maximumUnflushedBytes: 1 << 16))
+                                       streams: StreamSource(catalog: catalog, maximumUnflushedBytes: 1 << 16),
+                                       sockets: WebSocketHub(clock: { 1_000 }))
     }
 
     private func request(_ target: String, method: String = "GET", headers: HTTPHeaders = [:]) -> HTTPRequest {

@@ -8,7 +8,7 @@ import Testing
 
     private func opened() -> (WebSocketSession, DeliveryDriver) {
         var session = WebSocketSession(plan: WebSocketPlan(endpoint: .echo, maximumMessageBytes: 1 << 16),
-                                       source: source)
+                                       source: source, hub: WebSocketHub(clock: { 0 }))
         var driver = DeliveryDriver()
         driver.run(&session)
         return (session, driver)
