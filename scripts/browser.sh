@@ -3,7 +3,8 @@
 # Tests/Browser/hostile_page.py), the control room is driven as a presenter would (issue #12,
 # Tests/Browser/control_room.py), it loads over HTTPS with the local CA in Chromium's NSS database (issue #24,
 # Tests/Browser/https_control_room.py), and Chromium's own WebSocket echoes through /ws/echo over ws:// and wss://
-# (issue #39, Tests/Browser/websockets.py). Each suite prints its own line; the last line is the total,
+# (issue #39, Tests/Browser/chromium_websockets.py), and Python's websockets and Node's ws see each socket fault as documented
+# (Tests/Browser/websocket_clients.py). Each suite prints its own line; the last line is the total,
 # `browser: N passed, M failed`.
 #
 #   scripts/browser.sh      # after `swift build --product understudy`; `make browser` does both
@@ -23,7 +24,7 @@ VENV=.venv-browser
 SCREENSHOT=${BROWSER_SCREENSHOT:-.build/browser/hostile-page.png}
 export SE_OFFLINE=true
 
-for tool in chromium chromedriver certutil; do
+for tool in chromium chromedriver certutil node; do
     if ! command -v "$tool" >/dev/null 2>&1; then
         echo "browser: $tool is missing (scripts/install-deps.sh browser installs Debian's chromium, chromium-driver and libnss3-tools)"
         echo "browser: 0 passed, 1 failed"
@@ -62,6 +63,7 @@ run() {
 run hostile_page "$VENV/bin/python" Tests/Browser/hostile_page.py --server-bin "$BIN" --screenshot "$SCREENSHOT"
 run control_room "$VENV/bin/python" Tests/Browser/control_room.py --server-bin "$BIN" --screenshots "$(dirname "$SCREENSHOT")"
 run https_control_room "$VENV/bin/python" Tests/Browser/https_control_room.py --server-bin "$BIN"
-run websockets "$VENV/bin/python" Tests/Browser/websockets.py --server-bin "$BIN"
+run chromium_websockets "$VENV/bin/python" Tests/Browser/chromium_websockets.py --server-bin "$BIN"
+run websocket_clients "$VENV/bin/python" Tests/Browser/websocket_clients.py --server-bin "$BIN"
 echo "browser: $PASSED passed, $FAILED failed"
 [ "$STATUS" -eq 0 ] && [ "$FAILED" -eq 0 ]

@@ -3,7 +3,7 @@
 # libcrypto, libfyaml for OpenAPI documents in YAML) when they are missing, and on Debian/Ubuntu makes sure
 # `python3 -m venv` works (`make test` creates a venv for the contract check).
 # Safe to run repeatedly: it does nothing, and prints nothing, when everything is already there.
-# `install-deps.sh browser` adds Debian's chromium, chromium-driver and libnss3-tools for `make browser`.
+# `install-deps.sh browser` adds Debian's chromium, chromium-driver, libnss3-tools and node-ws for `make browser`.
 set -euo pipefail
 
 have() { command -v "$1" >/dev/null 2>&1; }
@@ -22,14 +22,18 @@ apt_install() {
 # in Chromium's NSS database) for the browser check (scripts/browser.sh), when any is missing. Nothing is downloaded
 # outside the package manager; without apt-get it fails, naming them.
 if [ "${1:-}" = browser ]; then
-  if have chromium && have chromedriver && have certutil; then exit 0; fi
+  # Node's ws, an outside WebSocket client (Tests/Browser/websocket_clients.py), from Debian's node-ws.
+  node_ws() { have node && NODE_PATH=/usr/share/nodejs:/usr/lib/nodejs node -e 'require("ws")' >/dev/null 2>&1; }
+  if have chromium && have chromedriver && have certutil && node_ws; then exit 0; fi
   if ! have apt-get; then
-    echo "install-deps: the browser check needs chromium, chromedriver and certutil (NSS tools); install them with your package manager" >&2
+    echo "install-deps: the browser check needs chromium, chromedriver, certutil (NSS tools), node and its ws module; install them with your package manager" >&2
     exit 1
   fi
-  echo "install-deps: installing chromium, chromium-driver and libnss3-tools with apt-get (the browser check)" >&2
-  apt_install chromium chromium-driver libnss3-tools
-  have chromium && have chromedriver && have certutil || { echo "install-deps: chromium, chromedriver or certutil still missing" >&2; exit 1; }
+  echo "install-deps: installing chromium, chromium-driver, libnss3-tools and node-ws with apt-get (the browser check)" >&2
+  packages="chromium chromium-driver libnss3-tools node-ws"
+  have node || packages="$packages nodejs"
+  apt_install $packages
+  have chromium && have chromedriver && have certutil && node_ws || { echo "install-deps: chromium, chromedriver, certutil or node's ws still missing" >&2; exit 1; }
   exit 0
 fi
 

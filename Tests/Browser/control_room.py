@@ -122,6 +122,11 @@ class Room:
         self.console = []
 
     def open(self):
+        # The page before (another server's, perhaps stopped since) is left first and its console entries dropped:
+        # its feed's reconnection to a stopped server is no error of this page.
+        self.driver.get("about:blank")
+        self.driver.get_log("browser")
+        self.console = []
         self.driver.get(self.server.url + A + "/")
 
     def open_live(self, panel=None, name=None):

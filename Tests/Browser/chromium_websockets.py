@@ -1,6 +1,6 @@
 """Chromium's own WebSocket against /ws/echo and /ws/feed, over ws:// and wss://, and through socket faults (#39).
 
-    Tests/Browser/websockets.py --server-bin .build/debug/understudy
+    Tests/Browser/chromium_websockets.py --server-bin .build/debug/understudy
 
 A browser is the WebSocket client whose bytes Understudy did not write: it offers permessage-deflate (which the server
 declines), masks every frame, and checks the accept key, the subprotocol and the closing handshake itself. Each check
