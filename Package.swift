@@ -104,7 +104,8 @@ let package = Package(
         .target(
             name: "Understudy",
             dependencies: ["CLibevent", "CCrypto", "COpenSSL", "CLibeventOpenSSL", "CHeaderLines", "CByteSearch", "UnderstudyLocking",
-                           "UnderstudyJSON", "UnderstudyFaultSpec", "UnderstudyRecording", "UnderstudyOpenAPI", "UnderstudyYAML"],
+                           "UnderstudyJSON", "UnderstudyFaultSpec", "UnderstudyRecording", "UnderstudyOpenAPI", "UnderstudyYAML",
+                           "UnderstudyWebSocket"],
             // The control room's HTML, CSS and script, compiled into the binary as `PackageResources` byte arrays:
             // no resource bundle for an app or the CLI to carry (ControlRoomAssets.swift).
             resources: [.embedInCode("ControlRoom/Assets")],
@@ -116,9 +117,14 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // The generic client: endpoints, retry, auth, streams, transfers, pagination, middleware, errors.
+        // RFC 6455's frames, read and written as values: the server's sockets and the client's share them.
+        .target(
+            name: "UnderstudyWebSocket",
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "UnderstudyClient",
-            dependencies: ["UnderstudyLocking"],
+            dependencies: ["UnderstudyLocking", "UnderstudyWebSocket"],
             swiftSettings: strictSettings
         ),
         // DummyJSON's products and auth services and their models, over UnderstudyClient.
@@ -198,7 +204,7 @@ let package = Package(
         ),
         .testTarget(
             name: "UnderstudyTests",
-            dependencies: ["Understudy", "UnderstudyJSON", "CHeaderLines", "CLibevent", "COpenSSL"],
+            dependencies: ["Understudy", "UnderstudyJSON", "UnderstudyWebSocket", "CHeaderLines", "CLibevent", "COpenSSL"],
             swiftSettings: strictSettings
         ),
         .testTarget(

@@ -122,3 +122,19 @@ func snippetWebSocketFault() {
     // end
     socket.cancel()
 }
+
+func snippetReconnectingWebSocket() async {
+    // snippet: reconnecting-websocket
+    let socket = ReconnectingWebSocket(request: URLRequest(url: URL(string: "ws://localhost:8080/ws/feed")!)) { socket in
+        try await socket.send(.text(#"{"subscribe": "prices"}"#))     // on every new connection
+    }
+    await socket.start()
+    for await event in socket.events {
+        switch event {
+        case .message(let message): print(message)
+        case .disconnected(let error): print("lost:", error.closeCode ?? 0, error.kind)
+        case .connected, .reconnecting: break
+        }
+    }
+    // end
+}

@@ -1,3 +1,4 @@
+import UnderstudyWebSocket
 import UnderstudyJSON
 
 extension AdminRoutes {

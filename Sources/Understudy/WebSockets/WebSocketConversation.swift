@@ -1,3 +1,5 @@
+import UnderstudyWebSocket
+
 /// One server-side WebSocket connection's decisions, as values: what the bytes a client sent call for (a message
 /// for the endpoint, a pong, the closing handshake), and what a close the server starts asks of the socket. The connection's owner
 /// writes what it is told and closes when told; it keeps no protocol state of its own.

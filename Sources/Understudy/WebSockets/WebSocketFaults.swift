@@ -1,3 +1,4 @@
+import UnderstudyWebSocket
 import UnderstudyFaultSpec
 
 /// The faults one WebSocket carries out, read from its upgrade's fault spec. Messages are numbered as the server

@@ -1,3 +1,5 @@
+import UnderstudyWebSocket
+
 /// Every open WebSocket of one server, by id: what the admin API lists (`GET /__understudy/sockets`), pushes to
 /// (`POST /__understudy/sockets/send`) and closes, and what a chat room broadcasts through. Lives on the loop
 /// thread, as the sockets do.

@@ -1,3 +1,4 @@
+import UnderstudyWebSocket
 import UnderstudyFaultSpec
 
 /// The messages a server's WebSocket sends, through its faults (`WebSocketFaults`), as a value: what an endpoint

@@ -1,3 +1,5 @@
+import UnderstudyWebSocket
+
 /// An accepted WebSocket as a delivery: the 101, then the conversation's decisions (`WebSocketConversation`) on
 /// the wire, with every message the endpoint sends passed through the socket's faults (`WebSocketSender`). The
 /// writer hands it what the client sends (`DeliveryContext.received`), each read a turn; it answers with the

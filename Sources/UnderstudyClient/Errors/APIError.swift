@@ -57,6 +57,10 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
     public var underlying: String?
     /// The original `URLError` code, for kinds classified from one.
     public var urlErrorCode: Int?
+    /// A WebSocket's close code: the one the server sent, or 1006 when the connection ended without a close frame.
+    public var closeCode: Int?
+    /// The reason of the server's close frame.
+    public var closeReason: String?
 
     /// Creates an error of the given kind with no context.
     ///

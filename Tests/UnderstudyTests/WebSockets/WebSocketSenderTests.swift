@@ -1,3 +1,4 @@
+import UnderstudyWebSocket
 import Testing
 @testable import Understudy
 import UnderstudyFaultSpec

@@ -1,7 +1,7 @@
 /// Whether bytes are well-formed UTF-8 (RFC 3629): no overlong forms, no surrogates, nothing past U+10FFFF. A text
 /// message must be (RFC 6455 §8.1), and so must a close frame's reason.
-enum UTF8Check {
-    static func isValid<Bytes: Collection>(_ bytes: Bytes) -> Bool where Bytes.Element == UInt8 {
+package enum UTF8Check {
+    package static func isValid<Bytes: Collection>(_ bytes: Bytes) -> Bool where Bytes.Element == UInt8 {
         var iterator = bytes.makeIterator()
         while let lead = iterator.next() {
             let count: Int

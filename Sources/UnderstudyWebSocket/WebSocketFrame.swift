@@ -1,7 +1,7 @@
 /// One RFC 6455 frame: whether it ends its message, what it carries, and its payload (unmasked).
-struct WebSocketFrame: Equatable, Sendable {
+package struct WebSocketFrame: Equatable, Sendable {
     /// What a frame carries (RFC 6455 §5.2); the other values are reserved and fail the connection.
-    enum Opcode: UInt8, Sendable {
+    package enum Opcode: UInt8, Sendable {
         case continuation = 0x0
         case text = 0x1
         case binary = 0x2
@@ -10,24 +10,24 @@ struct WebSocketFrame: Equatable, Sendable {
         case pong = 0xA
 
         /// Close, ping and pong: at most 125 bytes, never fragmented, and allowed in the middle of a message.
-        var isControl: Bool { rawValue & 0x8 != 0 }
+        package var isControl: Bool { rawValue & 0x8 != 0 }
     }
 
     /// The most a control frame's payload may hold (§5.5).
-    static let maximumControlPayload = 125
+    package static let maximumControlPayload = 125
 
-    var fin: Bool
-    var opcode: Opcode
-    var payload: [UInt8]
+    package var fin: Bool
+    package var opcode: Opcode
+    package var payload: [UInt8]
 
-    init(fin: Bool = true, _ opcode: Opcode, _ payload: [UInt8] = []) {
+    package init(fin: Bool = true, _ opcode: Opcode, _ payload: [UInt8] = []) {
         self.fin = fin
         self.opcode = opcode
         self.payload = payload
     }
 
     /// A close frame with `code` and `reason` (the reason cut, on a character boundary, to fit 123 bytes).
-    static func close(_ code: WebSocketCloseCode, reason: String = "") -> WebSocketFrame {
+    package static func close(_ code: WebSocketCloseCode, reason: String = "") -> WebSocketFrame {
         var bytes = Array(reason.utf8)
         if bytes.count > maximumControlPayload - 2 {
             var cut = maximumControlPayload - 2
@@ -40,7 +40,7 @@ struct WebSocketFrame: Equatable, Sendable {
 
     /// The frame's bytes: unmasked as a server sends them (§5.1), or masked with `mask` (four bytes) as a client
     /// must; the length in its shortest encoding.
-    func encoded(mask: [UInt8]? = nil) -> [UInt8] {
+    package func encoded(mask: [UInt8]? = nil) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(payload.count + 14)
         bytes.append((fin ? 0x80 : 0) | opcode.rawValue)

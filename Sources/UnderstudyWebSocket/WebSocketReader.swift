@@ -4,9 +4,9 @@
 /// A value: `receive` takes what a read returned and hands back what it completed. Fragmented messages are
 /// reassembled, and control frames between their fragments are answered as they come. Nothing is read after a close
 /// frame or a failure. The payloads held are one message's, up to `maximumMessageBytes`, and one frame's.
-struct WebSocketReader {
+package struct WebSocketReader {
     /// What the bytes read so far completed.
-    enum Event: Equatable {
+    package enum Event: Equatable {
         /// A whole text or binary message.
         case message(WebSocketFrame.Opcode, [UInt8])
         case ping([UInt8])
@@ -16,31 +16,36 @@ struct WebSocketReader {
     }
 
     /// Why the connection fails: the code to close it with, and the reason in words.
-    struct Failure: Error, Equatable {
-        let code: WebSocketCloseCode
-        let reason: String
+    package struct Failure: Error, Equatable {
+        package let code: WebSocketCloseCode
+        package let reason: String
+
+        package init(code: WebSocketCloseCode, reason: String) {
+            self.code = code
+            self.reason = reason
+        }
     }
 
     /// The largest message taken whole; a longer one fails with 1009.
-    let maximumMessageBytes: Int
+    package let maximumMessageBytes: Int
     /// Whether frames must be masked (a server reading a client) or must not be (a client reading a server).
-    let readsClientFrames: Bool
+    package let readsClientFrames: Bool
     private var buffer: [UInt8] = []
     /// How much of `buffer` is read.
     private var consumed = 0
     /// The message being reassembled from its fragments.
     private var partial: (opcode: WebSocketFrame.Opcode, bytes: [UInt8])?
-    private(set) var failure: Failure?
+    package private(set) var failure: Failure?
     /// Whether the peer's close frame has been read.
-    private(set) var sawClose = false
+    package private(set) var sawClose = false
 
-    init(maximumMessageBytes: Int, readsClientFrames: Bool = true) {
+    package init(maximumMessageBytes: Int, readsClientFrames: Bool = true) {
         self.maximumMessageBytes = maximumMessageBytes
         self.readsClientFrames = readsClientFrames
     }
 
     /// Takes the bytes of a read; returns what they complete, in order. After a close frame or a failure, nothing.
-    mutating func receive(_ bytes: [UInt8]) -> [Event] {
+    package mutating func receive(_ bytes: [UInt8]) -> [Event] {
         guard failure == nil, !sawClose else { return [] }
         buffer += bytes
         var events: [Event] = []
