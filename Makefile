@@ -13,7 +13,7 @@ endif
 # less resident memory than loading them as shared libraries (BENCHMARKS.md). Apple platforms have no static stdlib.
 STATIC_STDLIB := $(if $(filter Linux,$(shell uname -s)),--static-swift-stdlib,)
 
-.PHONY: all deps build build-tests server release run test check unit snippets contract contract-smoke spec-conformance spec-conformance-smoke browser docs sanitize sanitize-thread fuzz stress bench bench-instructions release-dynamic bench-tools fixtures clean
+.PHONY: all deps build build-tests server release run test check unit snippets contract contract-smoke spec-conformance spec-conformance-smoke browser docs sanitize sanitize-thread fuzz stress websocket-soak bench bench-instructions release-dynamic bench-tools fixtures clean
 
 all: build
 
@@ -155,6 +155,11 @@ STRESS_SECONDS ?= 60
 stress: release
 	@command -v wrk >/dev/null 2>&1 || scripts/install-deps.sh wrk
 	python3 scripts/stress.py --seconds $(STRESS_SECONDS)
+
+# 10,000 WebSocket connections that misbehave, then 10,000 idle ones held: descriptors and memory back flat, and the
+# server's memory per idle socket; prints its figures.
+websocket-soak: release
+	python3 scripts/websocket-soak.py
 
 # Performance figures against their bars (BENCHMARKS.md): Understudy vs a bare evhttp server in C serving the same
 # bytes (with each fixed route's instructions per request, counted on the dynamic build), the Python peers, delayed

@@ -176,14 +176,14 @@ package struct JSONParser {
         if !unescaped.isEmpty {
             unescaped.append(contentsOf: bytes[runStart..<index])
             decoded = unescaped.withUnsafeBufferPointer {
-                sawNonASCII ? String(validating: $0, as: UTF8.self) : String(decoding: $0, as: UTF8.self)
+                sawNonASCII ? JSONParser.validUTF8($0) : String(decoding: $0, as: UTF8.self)
             }
         } else {
             // From a buffer pointer, which takes the standard library's contiguous fast path.
             let range = runStart..<index
             decoded = bytes.withUnsafeBufferPointer {
                 let run = UnsafeBufferPointer(rebasing: $0[range])
-                return sawNonASCII ? String(validating: run, as: UTF8.self) : String(decoding: run, as: UTF8.self)
+                return sawNonASCII ? JSONParser.validUTF8(run) : String(decoding: run, as: UTF8.self)
             }
         }
         index += 1
@@ -340,5 +340,22 @@ package struct JSONParser {
             lineStart = position + 1
         }
         return (line, offset - lineStart + 1)
+    }
+}
+
+extension JSONParser {
+    /// The bytes as a string when they are well-formed UTF-8, else nil. `String(validating:as:)` does this in one
+    /// pass but needs macOS 15 and iOS 18, above the package's floor (UnderstudyTesting, which an app may link, parses
+    /// JSON with this): the standard library's UTF-8 decoder checks first, on every platform.
+    static func validUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        var iterator = bytes.makeIterator()
+        var decoder = Unicode.UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue: continue
+            case .emptyInput: return String(decoding: bytes, as: UTF8.self)
+            case .error: return nil
+            }
+        }
     }
 }

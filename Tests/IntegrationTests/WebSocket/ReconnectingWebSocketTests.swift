@@ -28,7 +28,7 @@ import UnderstudyLocking
     }
 
     /// The events until `stop` says so (included), or the stream ends, within `limit`.
-    private func events(of socket: ReconnectingWebSocket, within limit: Duration = .seconds(15),
+    private func events(of socket: ReconnectingWebSocket, within limit: Duration = .seconds(60),
                         until stop: @escaping @Sendable ([WebSocketEvent]) -> Bool) async -> [WebSocketEvent] {
         await socket.start()
         let collected = Task {

@@ -66,6 +66,12 @@ final class RawHTTPConnection {
         close(socket)
     }
 
+    /// How long a read waits from now on.
+    func setReceiveTimeout(seconds: Int) {
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
     func write(_ text: String) {
         write(Array(text.utf8))
     }

@@ -28,7 +28,9 @@ final class RawWebSocket {
     static let sampleKey = "dGhlIHNhbXBsZSBub25jZQ=="
 
     init(port: Int, path: String = "/ws/echo", headers: [String: String] = [:], receiveTimeoutSeconds: Int = 5) throws {
-        connection = try RawHTTPConnection(port: port, receiveTimeoutSeconds: receiveTimeoutSeconds)
+        // The handshake may wait long on a loaded machine; `receiveTimeoutSeconds` is for the frames after it.
+        connection = try RawHTTPConnection(port: port, receiveTimeoutSeconds: max(30, receiveTimeoutSeconds))
+        defer { connection.setReceiveTimeout(seconds: receiveTimeoutSeconds) }
         var fields = ["Host": "127.0.0.1:\(port)", "Upgrade": "websocket", "Connection": "Upgrade",
                       "Sec-WebSocket-Key": RawWebSocket.sampleKey, "Sec-WebSocket-Version": "13"]
         fields.merge(headers) { $1 }

@@ -35,15 +35,19 @@ import UnderstudyTestSupport
 
     @Test func aChatMessageReachesTheRoomsOtherSocketsOnly() async throws {
         try await blocking { port in
-            let alice = try RawWebSocket(port: port, path: "/ws/chat?room=ios", receiveTimeoutSeconds: 1)
-            let bob = try RawWebSocket(port: port, path: "/ws/chat?room=ios", receiveTimeoutSeconds: 2)
-            let carol = try RawWebSocket(port: port, path: "/ws/chat?room=android", receiveTimeoutSeconds: 1)
-            // Every socket is listed before anyone speaks, so the message cannot race a socket's opening.
-            #expect(WebSocketHubTests.admin(port, "GET", "/sockets").1["sockets"].map { ($0 as? [Any])?.count } == 3)
+            let alice = try RawWebSocket(port: port, path: "/ws/chat?room=ios", receiveTimeoutSeconds: 30)
+            let bob = try RawWebSocket(port: port, path: "/ws/chat?room=ios", receiveTimeoutSeconds: 30)
+            let carol = try RawWebSocket(port: port, path: "/ws/chat?room=android", receiveTimeoutSeconds: 30)
             alice.sendText("ship it")
             #expect(bob.readFrame()?.text == "ship it")
-            #expect(alice.readFrame() == nil)
-            #expect(carol.readFrame() == nil)
+            carol.sendText("android only")
+            bob.sendText("ack")
+            // Each socket's first frames show what it was sent: alice not her own message, carol nothing of ios's.
+            #expect(alice.readFrame()?.text == "ack")
+            #expect(WebSocketHubTests.admin(port, "POST", "/sockets/send", #"{"text": "end"}"#).1["sent"] as? Int == 3)
+            #expect(alice.readFrame()?.text == "end")
+            #expect(bob.readFrame()?.text == "end")
+            #expect(carol.readFrame()?.text == "end")
         }
     }
 
@@ -99,8 +103,10 @@ import UnderstudyTestSupport
             let port = server.port
             let control = ControlClient(baseURL: server.baseURL)
             async let frames = offThePool { () -> [String] in
+                // Waits as long as the steps on the other side may take on a loaded machine: the frames are what ends it.
                 guard let socket = try? RawWebSocket(port: port, path: "/ws/feed?interval=60000",
-                                                     headers: ["X-Understudy-Session": "typed"]) else { return [] }
+                                                     headers: ["X-Understudy-Session": "typed"],
+                                                     receiveTimeoutSeconds: 60) else { return [] }
                 return [socket.readFrame(), socket.readFrame()].map { frame in
                     frame.map { $0.closeCode.map { "close \($0) \(frame?.text ?? "")" } ?? $0.text } ?? "none"
                 }
