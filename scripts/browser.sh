@@ -48,8 +48,13 @@ run() {
     local name=$1 out
     shift
     out=$(mktemp)
+    # A failing suite must not stop the ones after it (set -e would end the script at the failed pipeline).
+    local code
+    set +e
     timeout 300 "$@" 2>&1 | tee "$out" | sed "s/^browser: /$name: /"
-    [ "${PIPESTATUS[0]}" -eq 0 ] || STATUS=1
+    code=${PIPESTATUS[0]}
+    set -e
+    [ "$code" -eq 0 ] || STATUS=1
     local line
     line=$(grep -E '^browser: [0-9]+ passed, [0-9]+ failed$' "$out" | tail -1)
     rm -f "$out"

@@ -296,6 +296,30 @@ def main():
             expect(server.rules() == [], "a typo adds nothing")
             room.el("spec").clear()
 
+        def sockets_panel():
+            # A socket opened from the page itself (Chromium's own WebSocket), kept on `window` to read what it got.
+            driver.execute_script("""
+                window.seen = []; window.socketClosed = null;
+                const socket = new WebSocket(location.origin.replace('http', 'ws') + '/ws/feed?interval=60000');
+                socket.onmessage = (event) => window.seen.push(event.data);
+                socket.onclose = (event) => { window.socketClosed = [event.code, event.wasClean]; };
+                window.panelSocket = socket;""")
+            row = room.wait_text("sockets-list", r"ws-\d+ /ws/feed")
+            expect("0 received" in row, "the row counts messages: %r" % row)
+            room.el("sockets-text").clear()
+            room.el("sockets-text").send_keys("flash sale")
+            room.el("sockets-send").click()
+            room.wait_text("sockets-result", r"^Sent to 1 socket\(s\)$")
+            room.wait(lambda: driver.execute_script("return window.seen") == ["flash sale"], "the page's socket got the push")
+            item = driver.find_element(By.CSS_SELECTOR, "#sockets-list li")
+            Select(item.find_element(By.TAG_NAME, "select")).select_by_value("4000")
+            item.find_element(By.XPATH, ".//button[text()='Close']").click()
+            room.wait_text("sockets-result", r"^Closed ws-\d+ with 4000$")
+            room.wait(lambda: driver.execute_script("return window.socketClosed") is not None, "the socket closed")
+            closed = driver.execute_script("return window.socketClosed")
+            expect(closed == [4000, True], "closed with %r, expected 4000 and clean" % (closed,))
+            room.wait(lambda: room.el("sockets-empty").is_displayed(), "the list empties")
+
         def stage_and_labels():
             room.el("large").click()
             expect("large" in driver.execute_script("return document.documentElement.className"), "large type on")
@@ -346,6 +370,7 @@ def main():
         checks.run("a shipped scenario in one click, then reset", scenario_one_click)
         checks.run("the ticker survives drop-after, resuming with Last-Event-ID", ticker_survives_drop)
         checks.run("a typo in a fault spec shows the server's 400 with its position", fault_spec_typo)
+        checks.run("the Sockets panel lists a page's socket, pushes to it, closes it with 4000", sockets_panel)
         checks.run("large type, theme, and a label on every control", stage_and_labels)
         checks.run("a busy stage, for the README's screenshot", stage_screenshot)
         checks.run("no console errors", no_console_errors)

@@ -27,6 +27,14 @@ import Testing
         #expect(String(decoding: value.jsonBytes, as: UTF8.self) == #"["a\"b\\c/d\né😀"]"#)
     }
 
+    /// Text is checked as UTF-8 wherever it is not ASCII, with and without escapes before the bad byte.
+    @Test func stringsMustBeUTF8() throws {
+        #expect(try JSONParser.parse(Array("[\"caf\u{e9}\\n\u{1F600}\"]".utf8)) == .array([.string("café\n😀")]))
+        for bytes: [UInt8] in [[0x22, 0xFF, 0x22], [0x22, 0x61, 0xC3, 0x22], [0x22, 0x5C, 0x6E, 0xED, 0xA0, 0x80, 0x22]] {
+            #expect(throws: (any Error).self) { try JSONParser.parse(bytes) }
+        }
+    }
+
     @Test(arguments: [
         ("{\"a\":1,}", 1, 8, "expected a string key"),
         ("[1,2", 1, 5, "expected ',' or ']'"),

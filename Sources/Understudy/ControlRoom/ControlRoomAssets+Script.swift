@@ -23,6 +23,8 @@ extension ControlRoomAssets {
         PackageResources.script_spec_js,
         // The contract panel (when the upstream is held to a document): operations seen, violations, broken bytes.
         PackageResources.script_contract_js,
+        // The sockets panel: the open WebSockets, closing or dropping one, pushing a message to all.
+        PackageResources.script_sockets_js,
         // The demo client: a paged list, login and /auth/me with retries and backoff, and the price ticker.
         PackageResources.script_demo_client_js,
         // Stage settings (type size, theme) and start-up.

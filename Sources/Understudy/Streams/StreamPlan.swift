@@ -33,10 +33,10 @@ struct StreamPlan: Equatable {
     /// Reads the stream's query parameters and `Last-Event-ID`.
     static func parse(_ request: HTTPRequest, faults: FaultSpec.StreamFaults, seed: UInt64) throws(APIError) -> StreamPlan {
         var plan = StreamPlan(faults: faults, seed: seed)
-        plan.intervalMilliseconds = try number(request, "interval", in: 10...60_000) ?? plan.intervalMilliseconds
-        plan.lastEventID = try number(request, "count", in: 1...1_000_000)
-        plan.retryMilliseconds = try number(request, "retry", in: 0...3_600_000) ?? plan.retryMilliseconds
-        if let heartbeat = try number(request, "heartbeat", in: 0...3_600_000) {
+        plan.intervalMilliseconds = try request.wholeNumber("interval", in: 10...60_000) ?? plan.intervalMilliseconds
+        plan.lastEventID = try request.wholeNumber("count", in: 1...1_000_000)
+        plan.retryMilliseconds = try request.wholeNumber("retry", in: 0...3_600_000) ?? plan.retryMilliseconds
+        if let heartbeat = try request.wholeNumber("heartbeat", in: 0...3_600_000) {
             plan.heartbeatMilliseconds = heartbeat == 0 ? nil : max(10, heartbeat)
         }
         if let last = request.headers["Last-Event-ID"], !last.isEmpty {
@@ -47,13 +47,5 @@ struct StreamPlan: Equatable {
             plan.resumeAfter = id
         }
         return plan
-    }
-
-    private static func number(_ request: HTTPRequest, _ name: String, in range: ClosedRange<Int>) throws(APIError) -> Int? {
-        guard let text = request.query[name] else { return nil }
-        guard let value = Int(text), range.contains(value) else {
-            throw APIError(400, "Invalid '\(name)' - must be a whole number from \(range.lowerBound) to \(range.upperBound)")
-        }
-        return value
     }
 }

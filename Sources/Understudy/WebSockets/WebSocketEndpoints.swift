@@ -45,8 +45,8 @@ enum WebSocketEndpoints {
     /// `/ws/feed`'s `interval` (10 ms to 60 s, 1 s unless given) and `count` (1 to 1,000,000; endless unless given).
     private static func feed(_ request: HTTPRequest) throws(APIError) -> WebSocketPlan.Feed {
         var feed = WebSocketPlan.Feed()
-        feed.intervalMilliseconds = try number(request, "interval", in: 10...60_000) ?? feed.intervalMilliseconds
-        feed.count = try number(request, "count", in: 1...1_000_000)
+        feed.intervalMilliseconds = try request.wholeNumber("interval", in: 10...60_000) ?? feed.intervalMilliseconds
+        feed.count = try request.wholeNumber("count", in: 1...1_000_000)
         return feed
     }
 
@@ -57,14 +57,6 @@ enum WebSocketEndpoints {
             throw APIError(400, "Invalid 'room' - must be 1 to 64 characters")
         }
         return room
-    }
-
-    private static func number(_ request: HTTPRequest, _ name: String, in range: ClosedRange<Int>) throws(APIError) -> Int? {
-        guard let text = request.query[name] else { return nil }
-        guard let value = Int(text), range.contains(value) else {
-            throw APIError(400, "Invalid '\(name)' - must be a whole number from \(range.lowerBound) to \(range.upperBound)")
-        }
-        return value
     }
 
     private static func endpoint(at path: Substring) -> WebSocketPlan.Endpoint? {

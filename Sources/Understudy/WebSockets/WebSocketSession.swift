@@ -71,7 +71,9 @@ struct WebSocketSession: Delivery {
             steps += perform(conversation.closingTimedOut(), now: now)
         }
         if steps.last?.isFinal == true { return DeliveryTurn(steps) }
-        let wakes = [closingDeadline, sender.nextDue, conversation.state == .open ? nextFeedAt : nil].compactMap { $0 }
+        // A stalled or finished sender takes no more of the feed, so its schedule is no reason to wake.
+        let feeding = conversation.state == .open && sender.state == .sending
+        let wakes = [closingDeadline, sender.nextDue, feeding ? nextFeedAt : nil].compactMap { $0 }
         return DeliveryTurn(steps, wake: ended ? nil : wakes.min().map { max(0, $0 - now) })
     }
 

@@ -38,7 +38,7 @@ extension ControlClient {
     /// - Parameters:
     ///   - id: A socket's id, from ``sockets()``.
     ///   - code: A close code a server may send: 1000–1003, 1007–1014 or 3000–4999.
-    ///   - reason: At most 123 bytes of UTF-8.
+    ///   - reason: The reason, cut to 123 bytes of UTF-8 on a character boundary.
     /// - Throws: ``ControlError``; ``ControlError/Kind/notFound`` when no socket with that id is open.
     public func closeSocket(_ id: String, code: Int = 1000, reason: String = "") async throws(ControlError) {
         _ = try await exchange("POST", "sockets/\(segment(id))/close", body: SocketClose(code: code, reason: reason))

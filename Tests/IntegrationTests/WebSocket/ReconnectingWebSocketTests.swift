@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -142,16 +145,47 @@ import UnderstudyLocking
         try await client.send(.text("back"))
     }
 
+    /// Every attempt refused with a status worth retrying: the client backs off, then gives up after its budget. (A
+    /// stopped server's port would do too, but a parallel test's server may be given that port.)
     @Test func itGivesUpOnceItsBudgetIsSpent() async throws {
         let server = try UnderstudyServer.start(.init(port: 0))
+        defer { server.stop() }
+        try server.faults.add(FaultRule(match: .init(path: "/ws/echo"), fault: "status=503"))
         let client = socket(server, "ws/echo", policy: ReconnectPolicy(maximumAttempts: 2, baseDelay: .milliseconds(10),
                                                                         maximumDelay: .milliseconds(20), heartbeatInterval: nil))
-        server.stop()
         let seen = await events(of: client) { _ in false }
         let failures = disconnections(seen)
-        #expect(failures.count == 3 && failures.allSatisfy { $0.kind == .noConnection })
+        #expect(failures.count == 3 && failures.allSatisfy { $0.status == 503 && $0.kind == .serverError })
+        #expect(seen.filter { if case .reconnecting = $0 { true } else { false } }.count == 2)
         #expect(connections(seen) == 0)
     }
+
+    #if canImport(Glibc)
+    /// Nothing listening: each attempt is a `.noConnection`, and the budget ends it. The port is held by a socket
+    /// bound but not listening, so no parallel test's server can be given it meanwhile.
+    @Test func aRefusedConnectionIsNoConnection() async throws {
+        let held = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { Glibc.close(held) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let port = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic -> Int in
+                guard bind(held, generic, length) == 0, getsockname(held, generic, &length) == 0 else { return 0 }
+                return Int(UInt16(bigEndian: pointer.pointee.sin_port))
+            }
+        }
+        #expect(port > 0)
+        var request = URLRequest(url: URL(string: "ws://127.0.0.1:\(port)/ws/echo")!)
+        request.timeoutInterval = 5
+        let client = ReconnectingWebSocket(request: request, policy: ReconnectPolicy(
+            maximumAttempts: 1, baseDelay: .milliseconds(10), maximumDelay: .milliseconds(20), heartbeatInterval: nil),
+                                           transport: .sockets)
+        let seen = await events(of: client) { _ in false }
+        #expect(disconnections(seen).map(\.kind) == [.noConnection, .noConnection])
+    }
+    #endif
 
     /// Messages go both ways, and close() stops everything: the events end with no reconnection.
     @Test func sendAndCloseStopEverything() async throws {

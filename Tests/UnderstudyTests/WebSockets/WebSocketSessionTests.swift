@@ -58,4 +58,41 @@ import Testing
         #expect(driver.ending == .closeWhenFlushed(reset: false))
         #expect(session.shutDown().isEmpty)
     }
+
+    private func feed(interval: Int, count: Int?, fault: String? = nil) throws -> WebSocketSession {
+        var plan = WebSocketPlan(endpoint: .feed)
+        plan.feed = WebSocketPlan.Feed(intervalMilliseconds: interval, count: count)
+        plan.faults = WebSocketFaults(try fault.map { try FaultSpec(parsing: $0) })
+        return WebSocketSession(plan: plan, source: source, hub: WebSocketHub(clock: { 0 }))
+    }
+
+    /// The feed sends its updates on schedule, then closes with 1000 and waits for the client's answer.
+    @Test func theFeedSendsOnScheduleThenCloses() throws {
+        var session = try feed(interval: 100, count: 2)
+        var driver = DeliveryDriver()
+        driver.run(&session, until: driver.now + 250)
+        var client = WebSocketReader(maximumMessageBytes: 1 << 16, readsClientFrames: false)
+        let events = client.receive(driver.raw)
+        #expect(events.count == 3)
+        #expect(events.last == .close(WebSocketCloseCode.normal, "the feed is complete"))
+        if case .message(.text, let payload) = events.first {
+            #expect(String(decoding: payload, as: UTF8.self).contains("\"price\""))
+        } else {
+            Issue.record("\(events)")
+        }
+    }
+
+    /// A stalled feed is not woken by its schedule: it waits for the client, sending nothing.
+    @Test func aStalledFeedWaitsWithoutSpinning() throws {
+        var session = try feed(interval: 100, count: nil, fault: "stall-after=1")
+        var driver = DeliveryDriver()
+        driver.run(&session, until: driver.now + 10_000, maximumTurns: 50)
+        #expect(driver.turns < 10)
+        var client = WebSocketReader(maximumMessageBytes: 1 << 16, readsClientFrames: false)
+        #expect(client.receive(driver.raw).count == 1)
+        // A ping goes unanswered.
+        let written = driver.raw.count
+        #expect(driver.receive(WebSocketReaderTests.client(WebSocketFrame(.ping, [1])), &session) == nil)
+        #expect(driver.raw.count == written)
+    }
 }

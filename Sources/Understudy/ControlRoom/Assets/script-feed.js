@@ -80,6 +80,7 @@ function onFeedEvent(event) {
       refreshTLSFaults();
       refreshSpec();
       refreshContract();
+      refreshSockets();
       break;
     case "request":
       state.lastId = Math.max(state.lastId, Number(event.id) || data.id);
