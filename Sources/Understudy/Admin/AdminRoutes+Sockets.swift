@@ -15,8 +15,8 @@ extension AdminRoutes {
         guard let text = body["text"]?.stringValue else {
             throw APIError(400, "Invalid 'text' - the message to send, a string, is required")
         }
-        let path = try optionalString(body, "path"), session = try optionalString(body, "session")
-        let id = try optionalString(body, "id")
+        let path = try FaultJSON.string(body["path"], "path"), session = try FaultJSON.string(body["session"], "session")
+        let id = try FaultJSON.string(body["id"], "id")
         let sent = sockets.push(.message(.text, Array(text.utf8))) { socket in
             (path == nil || socket.path == path) && (session == nil || socket.session == session)
                 && (id == nil || socket.id == id)
@@ -36,7 +36,7 @@ extension AdminRoutes {
         default: throw APIError(400, "Invalid 'reset' - must be true or false")
         }
         // Cut to the 123 bytes a close frame holds, on a character boundary, when it is sent.
-        let reason = try optionalString(body, "reason") ?? ""
+        let reason = try FaultJSON.string(body["reason"], "reason") ?? ""
         var code = WebSocketCloseCode.normal
         if let value = body["code"], value != .null {
             guard let number = value.intValue, (0...4_999).contains(number),
@@ -51,12 +51,6 @@ extension AdminRoutes {
         let reached = sockets.push(reset ? .reset : .close(code, reason)) { $0.id == id }
         guard reached > 0 else { throw APIError(404, "No open WebSocket with id '\(id)'") }
         return json(.object(JSONObject([.init(key: reset ? "reset" : "closed", value: .string(id))])))
-    }
-
-    private func optionalString(_ body: JSONObject, _ name: String) throws(APIError) -> String? {
-        guard let value = body[name], value != .null else { return nil }
-        guard let string = value.stringValue else { throw APIError(400, "Invalid '\(name)' - must be a string") }
-        return string
     }
 
     private static func socket(_ socket: WebSocketHub.Mailbox) -> JSONValue {

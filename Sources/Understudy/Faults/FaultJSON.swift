@@ -66,7 +66,8 @@ enum FaultJSON {
         }
     }
 
-    private static func string(_ value: JSONValue?, _ name: String) throws(APIError) -> String? {
+    /// A string field, nil when absent or null; a 400 naming it when it is anything else.
+    static func string(_ value: JSONValue?, _ name: String) throws(APIError) -> String? {
         guard let value, value != .null else { return nil }
         guard let string = value.stringValue else { throw APIError(400, "Invalid '\(name)' - must be a string") }
         return string

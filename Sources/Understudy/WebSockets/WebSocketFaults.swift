@@ -45,7 +45,8 @@ struct WebSocketFaults: Equatable, Sendable {
             closeCode = WebSocketCloseCode(rawValue: UInt16(code))
             closesAtOnce = stream.dropAfter == nil && socket.closeAfterMilliseconds == nil
         }
-        if socket.closeCode != nil || socket.closeAfterMilliseconds != nil, spec.status == nil {
+        // The grammar refuses `status` beside a close, so a message here is the close's reason.
+        if socket.closeCode != nil || socket.closeAfterMilliseconds != nil {
             closeReason = spec.message ?? ""
         }
         resetAfterMessages = stream.resetAfter
