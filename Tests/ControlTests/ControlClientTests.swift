@@ -97,10 +97,10 @@ import UnderstudyTestSupport
             #expect(try await control.rules().isEmpty)
             #expect(try await control.sessions().isEmpty)
             // Long enough that the next call comes within it on a loaded machine (under ThreadSanitizer 1 s was not).
-            try await control.goOffline(for: .seconds(5))
+            try await control.goOffline(for: .seconds(15))
             // The admin call's own connection is kept alive, so it still answers while new ones are refused.
             #expect(try await control.health().offline)
-            try #require(await waitUntil(within: .seconds(30)) { try await !control.health().offline }, "back online")
+            try #require(await waitUntil(within: .seconds(60)) { try await !control.health().offline }, "back online")
         }
     }
 
