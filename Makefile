@@ -195,6 +195,8 @@ bench-tools: deps
 	@mkdir -p .build/bench
 	$(BENCH_CC) -O2 -Wall -o .build/bench/evhttp-baseline bench/evhttp-baseline.c $$(pkg-config --cflags --libs libevent libevent_openssl openssl)
 	$(BENCH_CC) -O2 -Wall -o .build/bench/sse-fanout bench/sse-fanout.c
+	$(BENCH_CC) -O2 -Wall -o .build/bench/ws-echo-baseline bench/ws-echo-baseline.c $$(pkg-config --cflags --libs libevent openssl)
+	$(BENCH_CC) -O2 -Wall -o .build/bench/ws-load bench/ws-load.c
 
 # Regenerates fixtures/*.json and the embedded copy; the output is deterministic.
 fixtures:

@@ -22,6 +22,8 @@ UNDERSTUDY = os.path.join(ROOT, ".build", "release", "understudy")
 SWIFT_BENCH = os.path.join(ROOT, ".build", "release", "UnderstudyBench")
 BASELINE = os.path.join(BUILD, "evhttp-baseline")
 FANOUT = os.path.join(BUILD, "sse-fanout")
+WS_BASELINE = os.path.join(BUILD, "ws-echo-baseline")
+WS_LOAD = os.path.join(BUILD, "ws-load")
 VENV = os.path.join(ROOT, ".venv-bench")
 TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -38,6 +40,8 @@ parser.add_argument("--fixed-only", action="store_true",
                          "printed as Markdown, no report written")
 parser.add_argument("--spec-only", action="store_true",
                     help="only the OpenAPI document figures (bench/spec.py): loading, serving, cost; rows printed")
+parser.add_argument("--websocket-only", action="store_true",
+                    help="only the WebSocket figures (bench/websocket_bench.py): echo rate and idle sockets; rows printed")
 parser.add_argument("--api-only", action="store_true",
                     help="only the proxy, replay and recording figures (issue 22): verdict rows and table, printed")
 args = parser.parse_args()
@@ -1352,7 +1356,7 @@ def verdict(ok):
 
 def report(info, summary, python_results, mock_results, mock_problem, delay, sse, startup, other_startups, rss,
            in_process, client, catalogue_rows, started_at, command, room=None, scale_rows=(), tls=None, throttled=None,
-           api=None, instructions=None, spec_rows=()):
+           api=None, instructions=None, spec_rows=(), websocket_rows=()):
     rows = []  # figure, target, measured, verdict
     api_rows, api_lines = api_report(api) if api else ([], [])
 
@@ -1539,6 +1543,10 @@ def report(info, summary, python_results, mock_results, mock_problem, delay, sse
         lines += ["", "## Serving an OpenAPI document (`--spec`, bench/spec.py)", "",
                   "| figure | target | measured | verdict |", "|---|---|---|---|"]
         lines += [f"| {a} | {b} | {c} | **{d}** |" for a, b, c, d in spec_rows]
+    if websocket_rows:
+        lines += ["", "## WebSockets (bench/websocket_bench.py, against bench/ws-echo-baseline.c)", "",
+                  "| figure | target | measured | verdict |", "|---|---|---|---|"]
+        lines += [f"| {a} | {b} | {c} | **{d}** |" for a, b, c, d in websocket_rows]
 
     lines += ["", "## Every A/B cell (medians)", "",
               "| scenario | conns | Understudy req/s | evhttp-c req/s | ratio (middle half of the rounds) | Understudy p50 / p99 ms | "
@@ -1643,13 +1651,26 @@ def fixed_route_lines(directory):
 def spec_helpers():
     """What bench/spec.py uses of this script."""
     return types.SimpleNamespace(log=log, free_port=free_port, http_status=http_status, stop_process=stop_process,
-                                 wrk=wrk, wrk_script=wrk_script, Server=Server, verdict=verdict)
+                                 wrk=wrk, wrk_script=wrk_script, Server=Server, verdict=verdict, median=median)
 
 
 SHARED_OPENAPI = os.environ.get("UNDERSTUDY_SHARED", os.path.join(os.path.dirname(ROOT), "shared")) + "/conformance/openapi"
 
 
+def websocket_figures():
+    """bench/websocket_bench.py's results and rows."""
+    import websocket_bench
+    return websocket_bench.figures(spec_helpers(), UNDERSTUDY, WS_BASELINE, WS_LOAD, QUICK)
+
+
 def main():
+    if args.websocket_only:
+        try:
+            _, rows = websocket_figures()
+            print("\n".join(f"| {a} | {b} | {c} | **{d}** |" for a, b, c, d in rows))
+        finally:
+            stop_all()
+        return
     if args.spec_only:
         import spec
         try:
@@ -1692,7 +1713,7 @@ def main():
             stop_all()
             shutil.rmtree(directory, ignore_errors=True)
         return
-    for path in (UNDERSTUDY, SWIFT_BENCH, BASELINE, FANOUT):
+    for path in (UNDERSTUDY, SWIFT_BENCH, BASELINE, FANOUT, WS_BASELINE, WS_LOAD):
         if not os.path.exists(path):
             sys.exit(f"bench: {path} is missing; run `make bench`")
     started_at = datetime.datetime.now(datetime.timezone.utc)
@@ -1758,10 +1779,11 @@ def main():
         api = in_front_of_an_api(directory)
         import spec
         spec_results, spec_rows = spec.figures(spec_helpers(), UNDERSTUDY, SHARED_OPENAPI, QUICK)
+        websocket_results, websocket_rows = websocket_figures()
         info["load_end"] = open("/proc/loadavg").read().split()[:3]
         text, rows = report(info, summary, python_results, mock_results, mock_problem, delay, sse, startup,
                             (startup_builtin, baseline_startup), rss, in_process, client, catalogue_rows, started_at,
-                            command, room, scale_rows, tls, throttled, api, instructions, spec_rows)
+                            command, room, scale_rows, tls, throttled, api, instructions, spec_rows, websocket_rows)
         with open(OUT, "w") as out:
             out.write(text)
         with open(os.path.join(BUILD, "results.json"), "w") as out:
@@ -1770,7 +1792,8 @@ def main():
                        "startup_ms": startup, "rss": rss, "in_process": in_process, "client": client,
                        "catalogues": catalogue_rows, "resource_scale": scale_rows,
                        "api": {"proxy": api["proxy"], "replay": {f"{k[0]} c{k[1]}": v for k, v in api["replay"].items()},
-                               "record": api["record"], "load": api["load"]}}, out, indent=1, default=str)
+                               "record": api["record"], "load": api["load"]}, "websocket": websocket_results}, out,
+                      indent=1, default=str)
         print(text)
         log(f"bench: wrote {OUT}")
         misses = [row[0] for row in rows if row[3] != "PASS"]
