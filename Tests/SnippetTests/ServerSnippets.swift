@@ -124,3 +124,11 @@ func snippetWebSocketRule(server: UnderstudyServer) throws {
     try server.faults.add(FaultRule(match: .init(path: "/ws/*"), fault: .stallAfter(events: 1), session: "test-42"))
     // end
 }
+
+func snippetWebSocketJournal(server: UnderstudyServer) throws {
+    // snippet: websocket-journal
+    let socket = try #require(server.journal.entries(session: "test-42", path: "/ws/chat").last?.socket)
+    #expect(socket.messages.filter { $0.direction == .received }.count == 3)   // what the app sent
+    #expect(socket.records.last?.closeCode == 1000)                            // and how it ended
+    // end
+}

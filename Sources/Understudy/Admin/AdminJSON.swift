@@ -1,4 +1,5 @@
 import UnderstudyJSON
+import UnderstudyOpenAPI
 
 /// The admin API's JSON: rules and journal entries out, rules in, with errors that name the field.
 enum AdminJSON {
@@ -57,7 +58,27 @@ enum AdminJSON {
                 members.append(.init(key: "violations", value: .array(upstream.violations.map(\.json))))
             }
         }
+        if let socket = entry.socket {
+            members.append(.init(key: "socket", value: socketJSON(socket)))
+        }
         return .object(JSONObject(members))
+    }
+
+    /// A WebSocket's transcript: `{"records": [{"direction", "type", "bytes", "ms", "closeCode", "fault"}], "leftOut"}`.
+    static func socketJSON(_ socket: SocketTranscript) -> JSONValue {
+        .object(JSONObject([
+            .init(key: "records", value: .array(socket.records.map { record in
+                .object(JSONObject([
+                    .init(key: "direction", value: .string(record.direction.rawValue)),
+                    .init(key: "type", value: .string(record.kind.rawValue)),
+                    .init(key: "bytes", value: .number(JSONNumber(record.bytes))),
+                    .init(key: "ms", value: .number(JSONNumber((record.milliseconds * 1_000).rounded() / 1_000))),
+                    .init(key: "closeCode", value: record.closeCode.map { .number(JSONNumber($0)) } ?? .null),
+                    .init(key: "fault", value: record.fault.map(JSONValue.string) ?? .null),
+                ]))
+            })),
+            .init(key: "leftOut", value: .number(JSONNumber(socket.leftOut))),
+        ]))
     }
 
     static func session(id: String, seed: UInt64, profile: Fault.NetworkProfile? = nil) -> JSONValue {

@@ -26,6 +26,9 @@ protocol Delivery {
     /// What the upstream did, for a reply forwarded from it (the journal keeps it); nil for any other.
     var upstream: UpstreamOutcome? { get }
 
+    /// What a WebSocket said and heard (the journal keeps it); nil for any other reply.
+    var socketTranscript: SocketTranscript? { get }
+
     /// Whether the connection is the delivery's once its head is sent (a WebSocket after its 101): what the client
     /// sends from then on reaches it as `DeliveryContext.received`, each read a turn, instead of evhttp's parser.
     var readsClient: Bool { get }
@@ -36,6 +39,7 @@ extension Delivery {
     func finished() {}
     var prefersSmallSendBuffer: Bool { false }
     var upstream: UpstreamOutcome? { nil }
+    var socketTranscript: SocketTranscript? { nil }
     var readsClient: Bool { false }
 }
 

@@ -173,6 +173,7 @@ public final class Journal: Sendable {
         var bytes = 160 + entry.method.utf8.count + entry.target.utf8.count
             + (entry.session?.utf8.count ?? 0) + (entry.rule?.utf8.count ?? 0) + (entry.fault?.utf8.count ?? 0)
         bytes += 32 * entry.rawHeaders.count + entry.rawHeaders.textByteCount
+        bytes += 48 * (entry.socket?.records.count ?? 0)
         return bytes
     }
 }

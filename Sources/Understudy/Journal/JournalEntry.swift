@@ -45,6 +45,9 @@ public struct JournalEntry: Sendable {
     public let upstreamFailure: String?
     /// How a forwarded exchange broke the document it is held to (`--upstream URL --spec FILE`).
     let violations: [ContractViolation]
+    /// For a WebSocket (a 101): its messages both ways and its closes, recorded when it ended; nil for any other
+    /// request.
+    public let socket: SocketTranscript?
     /// The violations, one line each (`response.body#/price: type: must be number`): none when the exchange kept
     /// its document, or none is held to one.
     public var contractViolations: [String] { violations.map(\.description) }
@@ -52,7 +55,8 @@ public struct JournalEntry: Sendable {
     /// An entry for a request whose target is `target`, of which the first `pathLength` UTF-8 bytes are the path.
     init(id: Int, time: Double, session: String?, method: String, target: String, pathLength: Int,
          rawHeaders: RawHeaders, bodySize: Int, rule: String?, fault: String?, status: Int, bytesWritten: Int,
-         firstByteMilliseconds: Double?, durationMilliseconds: Double, upstream: UpstreamOutcome? = nil) {
+         firstByteMilliseconds: Double?, durationMilliseconds: Double, upstream: UpstreamOutcome? = nil,
+         socket: SocketTranscript? = nil) {
         self.id = id
         self.time = time
         self.session = session
@@ -71,6 +75,7 @@ public struct JournalEntry: Sendable {
         upstreamMilliseconds = upstream?.milliseconds
         upstreamFailure = upstream?.failure
         violations = upstream?.violations ?? []
+        self.socket = socket
     }
 
     /// What the upstream did, when the request was forwarded.
@@ -130,6 +135,6 @@ extension JournalEntry {
                             pathLength: pathLength, rawHeaders: RawHeaders(cut), bodySize: bodySize, rule: rule,
                             fault: fault, status: status,
                             bytesWritten: bytesWritten, firstByteMilliseconds: firstByteMilliseconds,
-                            durationMilliseconds: durationMilliseconds, upstream: upstream)
+                            durationMilliseconds: durationMilliseconds, upstream: upstream, socket: socket)
     }
 }

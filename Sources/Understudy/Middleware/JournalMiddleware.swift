@@ -10,6 +10,7 @@ struct JournalMiddleware: ReplyMiddleware {
             target: request.target, pathLength: request.path.utf8.count, rawHeaders: request.headers,
             bodySize: request.body.count, rule: plan.ruleID, fault: plan.applied, status: outcome.status,
             bytesWritten: outcome.bytesWritten, firstByteMilliseconds: outcome.firstByteAt.map { $0 - request.startedAt },
-            durationMilliseconds: outcome.finishedAt - request.startedAt, upstream: outcome.upstream))
+            durationMilliseconds: outcome.finishedAt - request.startedAt, upstream: outcome.upstream,
+            socket: outcome.socket))
     }
 }

@@ -26,4 +26,6 @@ struct ReplyOutcome {
     var finishedAt: Double
     /// What the upstream did, for a forwarded reply.
     var upstream: UpstreamOutcome?
+    /// What a WebSocket said and heard.
+    var socket: SocketTranscript?
 }

@@ -91,6 +91,7 @@ extension ReplyWriter {
         tasks.removeValue(forKey: ObjectIdentifier(task))
         task.delivery.finished()
         task.outcome.upstream = task.delivery.upstream
+        task.outcome.socket = task.delivery.socketTranscript
         task.outcome.finishedAt = EventLoop.monotonicMilliseconds()
         report(task.plan, task.outcome)
     }

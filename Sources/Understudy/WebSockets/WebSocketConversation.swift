@@ -25,8 +25,19 @@ struct WebSocketConversation {
         case closed
     }
 
+    /// A close frame, as the transcript keeps it.
+    struct CloseNote: Equatable {
+        /// Nil for a client's close that gave no code.
+        let code: WebSocketCloseCode?
+        let reasonBytes: Int
+    }
+
     private var reader: WebSocketReader
     private(set) var state = State.open
+    /// The client's close, once it has sent one.
+    private(set) var clientClose: CloseNote?
+    /// The server's close, once one is decided (the answer to the client's, a protocol error's, or its own).
+    private(set) var serverClose: CloseNote?
 
     init(maximumMessageBytes: Int) {
         reader = WebSocketReader(maximumMessageBytes: maximumMessageBytes)
@@ -45,14 +56,19 @@ struct WebSocketConversation {
             case .pong:
                 break
             case .close(let code, let reason):
+                clientClose = CloseNote(code: code, reasonBytes: reason.utf8.count)
                 // Answered with the client's own code and reason (1000 and none when it gave no code).
-                if state == .open { actions.append(.send(WebSocketFrame.close(code ?? .normal, reason: reason).encoded())) }
+                if state == .open {
+                    serverClose = CloseNote(code: code ?? .normal, reasonBytes: reason.utf8.count)
+                    actions.append(.send(WebSocketFrame.close(code ?? .normal, reason: reason).encoded()))
+                }
                 state = .closed
                 actions.append(.closeWhenFlushed)
             }
         }
         if let failure = reader.failure, state != .closed {
             state = .closed
+            serverClose = CloseNote(code: failure.code, reasonBytes: failure.reason.utf8.count)
             actions += [.send(WebSocketFrame.close(failure.code, reason: failure.reason).encoded()), .closeWhenFlushed]
         }
         return actions
@@ -62,6 +78,7 @@ struct WebSocketConversation {
     mutating func close(_ code: WebSocketCloseCode, reason: String = "") -> [Action] {
         guard state == .open else { return [] }
         state = .closing
+        serverClose = CloseNote(code: code, reasonBytes: reason.utf8.count)
         return [.send(WebSocketFrame.close(code, reason: reason).encoded())]
     }
 

@@ -23,6 +23,15 @@ struct WebSocketSender {
         case done
     }
 
+    /// A message as it went (or did not), for the socket's transcript.
+    struct Note: Equatable {
+        let opcode: WebSocketFrame.Opcode
+        /// The payload's size as the endpoint handed it over.
+        let bytes: Int
+        /// The fault that acted on it (`skip`, `duplicate`, `corrupt=utf8`, `cut-mid-event`).
+        let fault: String?
+    }
+
     /// A message, or the close an endpoint asks for after its messages, with when it may go.
     private enum Item {
         case message(WebSocketFrame.Opcode, [UInt8])
@@ -38,6 +47,8 @@ struct WebSocketSender {
     private var head = 0
     /// When `close-after` closes the socket.
     private var closeAt: Double?
+    /// The messages numbered since the last `takeNotes()`.
+    private var notes: [Note] = []
 
     /// A mask a server must never use (`corrupt=mask`): any four bytes do.
     private static let forbiddenMask: [UInt8] = [0x37, 0xFA, 0x21, 0x3D]
@@ -95,6 +106,12 @@ struct WebSocketSender {
         return outputs
     }
 
+    /// The messages numbered since the last call, in order: what the transcript records.
+    mutating func takeNotes() -> [Note] {
+        defer { notes.removeAll(keepingCapacity: true) }
+        return notes
+    }
+
     /// When something is next due; nil when nothing is waiting.
     var nextDue: Double? {
         guard state == .sending else { return nil }
@@ -114,16 +131,24 @@ struct WebSocketSender {
     private mutating func send(_ opcode: WebSocketFrame.Opcode, _ payload: [UInt8], into outputs: inout [Output]) {
         numbered += 1
         let number = numbered
-        if faults.skipMessage != number {
+        func note(_ fault: String?) { notes.append(Note(opcode: opcode, bytes: payload.count, fault: fault)) }
+        if faults.skipMessage == number {
+            note("skip")
+        } else {
             let bytes = frames(opcode, payload, number: number)
             if faults.cutMessage == number {
                 // Half the frame's bytes, then a reset: the client is left inside a frame.
+                note("cut-mid-event")
                 outputs += [.bytes(Array(bytes.prefix(max(1, bytes.count / 2)))), .reset]
                 state = .done
                 return
             }
+            note(faults.corruptMessage == number ? "corrupt=\(faults.corruption.rawValue)" : nil)
             outputs.append(.bytes(bytes))
-            if faults.duplicateMessage == number { outputs.append(.bytes(bytes)) }
+            if faults.duplicateMessage == number {
+                note("duplicate")
+                outputs.append(.bytes(bytes))
+            }
         }
         if faults.closeAfterMessages == number {
             state = .done

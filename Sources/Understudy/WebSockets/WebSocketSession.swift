@@ -23,6 +23,11 @@ struct WebSocketSession: Delivery {
     private var feedID = 0
     /// When a close the server sent stops waiting for the client's (monotonic ms); nil while none is waiting.
     private var closingDeadline: Double?
+    /// What the socket said and heard, for its journal entry; times from `openedAt`.
+    private(set) var transcript = SocketTranscript()
+    private var openedAt = 0.0
+    private var notedClientClose = false
+    private var notedServerClose = false
     /// The conversation is over: its last step, a close once flushed, has been taken.
     private var ended: Bool { conversation.state == .closed }
 
@@ -48,13 +53,18 @@ struct WebSocketSession: Delivery {
         var steps: [DeliveryStep] = []
         if !opened {
             opened = true
+            openedAt = now
             mailbox = hub.opened(path: plan.endpoint.path, session: plan.session, room: plan.room, waker: context.waker)
             steps.append(.head(contentLength: nil))
             if plan.endpoint == .feed { nextFeedAt = now + Double(plan.feed.intervalMilliseconds) }
             steps += perform(sender.open(now: now))
         }
         if !context.received.isEmpty {
-            steps += perform(conversation.receive(context.received), now: now)
+            let actions = conversation.receive(context.received)
+            for case .received(let opcode, let payload) in actions {
+                note(.received, opcode, bytes: payload.count, now: now)
+            }
+            steps += perform(actions, now: now)
         }
         if let pushes = mailbox?.takePending(), !pushes.isEmpty {
             steps += perform(pushes, now: now)
@@ -70,12 +80,15 @@ struct WebSocketSession: Delivery {
         if !ended, let deadline = closingDeadline, now >= deadline {
             steps += perform(conversation.closingTimedOut(), now: now)
         }
+        noteSentAndClosed(now: now)
         if steps.last?.isFinal == true { return DeliveryTurn(steps) }
         // A stalled or finished sender takes no more of the feed, so its schedule is no reason to wake.
         let feeding = conversation.state == .open && sender.state == .sending
         let wakes = [closingDeadline, sender.nextDue, feeding ? nextFeedAt : nil].compactMap { $0 }
         return DeliveryTurn(steps, wake: ended ? nil : wakes.min().map { max(0, $0 - now) })
     }
+
+    var socketTranscript: SocketTranscript? { transcript }
 
     /// The socket is gone: it leaves the hub.
     func finished() {
@@ -85,7 +98,39 @@ struct WebSocketSession: Delivery {
     /// The server goes away: the socket is closed with 1001 and the client's answer ends it (or the grace period).
     mutating func shutDown() -> [DeliveryStep] {
         guard opened, !ended else { return [] }
-        return perform(conversation.close(.goingAway, reason: "the server is shutting down"), now: 0)
+        let steps = perform(conversation.close(.goingAway, reason: "the server is shutting down"), now: 0)
+        noteSentAndClosed(now: EventLoop.monotonicMilliseconds())
+        return steps
+    }
+
+    private mutating func note(_ direction: SocketTranscript.Record.Direction, _ opcode: WebSocketFrame.Opcode,
+                               bytes: Int, now: Double, fault: String? = nil) {
+        transcript.append(SocketTranscript.Record(direction: direction, kind: opcode == .binary ? .binary : .text,
+                                                  bytes: bytes, milliseconds: now - openedAt, closeCode: nil,
+                                                  fault: fault))
+    }
+
+    /// The sender's messages since the last turn, and each side's close the first time it is seen.
+    private mutating func noteSentAndClosed(now: Double) {
+        for sent in sender.takeNotes() {
+            note(.sent, sent.opcode, bytes: sent.bytes, now: now, fault: sent.fault)
+        }
+        if !notedClientClose, let close = conversation.clientClose {
+            notedClientClose = true
+            noteClose(.received, close, now: now, fault: nil)
+        }
+        if !notedServerClose, let close = conversation.serverClose {
+            notedServerClose = true
+            // A stalled socket answers nothing: its close is decided but never written.
+            noteClose(.sent, close, now: now, fault: sender.state == .stalled ? "stall-after" : nil)
+        }
+    }
+
+    private mutating func noteClose(_ direction: SocketTranscript.Record.Direction,
+                                    _ close: WebSocketConversation.CloseNote, now: Double, fault: String?) {
+        transcript.append(SocketTranscript.Record(direction: direction, kind: .close, bytes: close.reasonBytes,
+                                                  milliseconds: now - openedAt,
+                                                  closeCode: close.code.map { Int($0.rawValue) }, fault: fault))
     }
 
     /// The feed's messages due by `now`, handed to the sender; its close after the last.

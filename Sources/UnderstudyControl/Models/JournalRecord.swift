@@ -34,6 +34,38 @@ public struct JournalRecord: Sendable, Hashable, Decodable {
     /// What the upstream did, for a request forwarded to it (`--upstream`); nil for every other request.
     public let upstream: UpstreamOutcome?
 
+    /// For a WebSocket (a 101): its messages both ways and its closes, recorded when it ended; nil for every other
+    /// request.
+    public let socket: SocketTranscript?
+
+    /// What a WebSocket said and heard, as the journal keeps it: the newest 1,000 records at most.
+    public struct SocketTranscript: Sendable, Hashable, Decodable {
+        /// The messages and closes, oldest first.
+        public let records: [Record]
+        /// How many older records were let go.
+        public let leftOut: Int
+
+        /// One message or close.
+        public struct Record: Sendable, Hashable, Decodable {
+            /// `received` (from the client) or `sent` (to it).
+            public let direction: String
+            /// `text`, `binary` or `close`.
+            public let type: String
+            /// The payload's size as the endpoint handed it over; for a close, its reason's.
+            public let bytes: Int
+            /// Milliseconds from the 101.
+            public let milliseconds: Double
+            /// A close's code; nil for a message, or a close that gave none.
+            public let closeCode: Int?
+            /// The socket fault that acted on it (`skip`, `duplicate`, `corrupt=utf8`, …); nil when none did.
+            public let fault: String?
+
+            private enum CodingKeys: String, CodingKey {
+                case direction, type, bytes, milliseconds = "ms", closeCode, fault
+            }
+        }
+    }
+
     /// What the upstream did with a forwarded request, as the journal keeps it.
     public struct UpstreamOutcome: Sendable, Hashable, Decodable {
         /// The upstream's status; 0 when it gave none (unreachable, timed out, garbage).
