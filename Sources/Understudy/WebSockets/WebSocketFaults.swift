@@ -32,6 +32,8 @@ struct WebSocketFaults: Equatable, Sendable {
     var frameBytes: Int?
     /// Each message waits a time drawn from this range of milliseconds first (`lag`).
     var lag: ClosedRange<Int>?
+    /// The socket's bytes go out no faster than this (a network profile's download rate).
+    var bytesPerSecond: Int?
 
     init() {}
 
@@ -58,5 +60,6 @@ struct WebSocketFaults: Equatable, Sendable {
         duplicateMessage = socket.duplicate
         frameBytes = stream.chunkSize
         lag = socket.lag
+        bytesPerSecond = stream.bytesPerSecond
     }
 }

@@ -23,6 +23,8 @@ struct WebSocketSession: Delivery {
     private var feedID = 0
     /// When a close the server sent stops waiting for the client's (monotonic ms); nil while none is waiting.
     private var closingDeadline: Double?
+    /// Its bytes' way out under a network profile's rate; nil when nothing paces them.
+    private var outbox: WebSocketOutbox?
     /// What the socket said and heard, for its journal entry; times from `openedAt`.
     private(set) var transcript = SocketTranscript()
     private var openedAt = 0.0
@@ -40,6 +42,7 @@ struct WebSocketSession: Delivery {
         self.hub = hub
         conversation = WebSocketConversation(maximumMessageBytes: plan.maximumMessageBytes)
         sender = WebSocketSender(faults: plan.faults, seed: plan.seed)
+        outbox = plan.faults.bytesPerSecond.map(WebSocketOutbox.init)
     }
 
     /// Its 101 opens the connection to it: what the client sends next is frames, read here.
@@ -81,11 +84,17 @@ struct WebSocketSession: Delivery {
             steps += perform(conversation.closingTimedOut(), now: now)
         }
         noteSentAndClosed(now: now)
+        var pacedWake: Double?
+        if var paced = outbox {
+            (steps, pacedWake) = paced.pass(steps, now: now)
+            outbox = paced
+        }
         if steps.last?.isFinal == true { return DeliveryTurn(steps) }
         // A stalled or finished sender takes no more of the feed, so its schedule is no reason to wake.
         let feeding = conversation.state == .open && sender.state == .sending
         let wakes = [closingDeadline, sender.nextDue, feeding ? nextFeedAt : nil].compactMap { $0 }
-        return DeliveryTurn(steps, wake: ended ? nil : wakes.min().map { max(0, $0 - now) })
+        let wake = ended ? nil : wakes.min().map { max(0, $0 - now) }
+        return DeliveryTurn(steps, wake: [wake, pacedWake].compactMap { $0 }.min())
     }
 
     var socketTranscript: SocketTranscript? { transcript }

@@ -158,6 +158,18 @@ import UnderstudyTestSupport
         }
     }
 
+    /// `profile=edge` (30,000 bytes a second) paces the socket's bytes: a 30,000-byte echo takes about a second.
+    @Test func aNetworkProfilePacesTheSocketsBytes() async throws {
+        try await withSocket("/ws/echo", headers: ["X-Understudy-Fault": "profile=edge"], timeout: 30) { socket in
+            #expect(socket.response.header("X-Understudy-Fault-Applied") == "profile=edge")
+            let payload = [UInt8](repeating: 0x2A, count: 30_000)
+            socket.send(0x2, payload)
+            let started = ContinuousClock.now
+            #expect(socket.readFrame()?.payload == payload)
+            #expect(ContinuousClock.now - started >= .milliseconds(800), "a 30 KB echo at 30 KB/s")
+        }
+    }
+
     /// A rule over the admin API's grammar, from Swift here, closes each new socket of its session at once.
     @Test func aRuleFaultsTheSocketsOfItsSession() async throws {
         try await withSocket("/ws/echo", headers: ["X-Understudy-Session": "demo"], configure: { server in
