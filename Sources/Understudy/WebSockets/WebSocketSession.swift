@@ -107,8 +107,14 @@ struct WebSocketSession: Delivery {
     /// The server goes away: the socket is closed with 1001 and the client's answer ends it (or the grace period).
     mutating func shutDown() -> [DeliveryStep] {
         guard opened, !ended else { return [] }
-        let steps = perform(conversation.close(.goingAway, reason: "the server is shutting down"), now: 0)
-        noteSentAndClosed(now: EventLoop.monotonicMilliseconds())
+        let now = EventLoop.monotonicMilliseconds()
+        var steps = perform(conversation.close(.goingAway, reason: "the server is shutting down"), now: now)
+        noteSentAndClosed(now: now)
+        // Behind what a paced socket still has to send: a frame cut by the rate must not be split by the close.
+        if var paced = outbox {
+            (steps, _) = paced.pass(steps, now: now)
+            outbox = paced
+        }
         return steps
     }
 

@@ -55,3 +55,21 @@ import Testing
         #expect(driver.raw == WebSocketFrame(.binary, payload).encoded())
     }
 }
+
+extension WebSocketOutboxTests {
+    /// On shutdown, a paced socket's 1001 goes behind the frames still waiting, never inside one.
+    @Test func aShutdownCloseWaitsBehindThePacedFrames() throws {
+        var plan = WebSocketPlan(endpoint: .echo, maximumMessageBytes: 1 << 16)
+        plan.faults = WebSocketFaults(try FaultSpec(parsing: "profile=edge"))
+        let source = StreamSource(catalog: .standard, maximumUnflushedBytes: 64 << 10)
+        var session = WebSocketSession(plan: plan, source: source, hub: WebSocketHub(clock: { 0 }))
+        var driver = DeliveryDriver(startingAt: EventLoop.monotonicMilliseconds())
+        driver.run(&session, until: driver.now)
+        let payload = [UInt8](repeating: 7, count: 20_000)
+        driver.receive(WebSocketReaderTests.client(WebSocketFrame(.binary, payload)), &session)
+        driver.perform(session.shutDown())
+        driver.run(&session, until: driver.now + 2_000)
+        let closeFrame = WebSocketFrame.close(.goingAway, reason: "the server is shutting down").encoded()
+        #expect(driver.raw == WebSocketFrame(.binary, payload).encoded() + closeFrame)
+    }
+}
