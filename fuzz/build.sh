@@ -17,7 +17,7 @@ for source in Sources/CHeaderLines/*.c Sources/CByteSearch/*.c; do
     $(pkg-config --cflags-only-I libevent) -o "$object"
   c_objects+=("$object")
 done
-# The lock both libraries import, the server's JSON and the typed fault spec it re-exports, as modules of their own (the rest is compiled into one
+# The lock both libraries import, the server's JSON, the typed fault spec it re-exports and the WebSocket codec, as modules of their own (the rest is compiled into one
 # module per binary).
 mkdir -p "$out/modules"
 swiftc "${common[@]}" -module-name UnderstudyLocking -emit-module -emit-module-path "$out/modules/UnderstudyLocking.swiftmodule" \
@@ -26,6 +26,9 @@ swiftc "${common[@]}" -module-name UnderstudyJSON -emit-module -emit-module-path
   -wmo -c $(find Sources/UnderstudyJSON -name '*.swift' | sort) -o "$out/UnderstudyJSON.o"
 swiftc "${common[@]}" -module-name UnderstudyFaultSpec -emit-module -emit-module-path "$out/modules/UnderstudyFaultSpec.swiftmodule" \
   -wmo -c $(find Sources/UnderstudyFaultSpec -name '*.swift' | sort) -o "$out/UnderstudyFaultSpec.o"
+# The RFC 6455 codec the server's sockets and the client's share.
+swiftc "${common[@]}" -module-name UnderstudyWebSocket -emit-module -emit-module-path "$out/modules/UnderstudyWebSocket.swiftmodule" \
+  -wmo -c $(find Sources/UnderstudyWebSocket -name '*.swift' | sort) -o "$out/UnderstudyWebSocket.o"
 swiftc "${common[@]}" -module-name UnderstudyRecording -I "$out/modules" -emit-module \
   -emit-module-path "$out/modules/UnderstudyRecording.swiftmodule" \
   -wmo -c $(find Sources/UnderstudyRecording -name '*.swift' | sort) -o "$out/UnderstudyRecording.o"
@@ -43,13 +46,14 @@ resources=.build/debug/Understudy.build/DerivedSources/embedded_resources.swift
 [ -f "$resources" ] || { echo "fuzz: $resources is missing (swift build --product understudy first)" >&2; exit 1; }
 swiftc "${common[@]}" -module-name FuzzServer -I "$out/modules" "$out/UnderstudyLocking.o" "$out/UnderstudyJSON.o" \
   "$out/UnderstudyFaultSpec.o" "$out/UnderstudyRecording.o" "$out/UnderstudyOpenAPI.o" "$out/UnderstudyYAML.o" \
+  "$out/UnderstudyWebSocket.o" \
   -I Sources/CFYAML -I Sources/CLibevent -I Sources/CCrypto -I Sources/COpenSSL -I Sources/CLibeventOpenSSL \
   -I Sources/CHeaderLines/include -I Sources/CByteSearch/include \
   $(pkg-config --cflags-only-I libevent libevent_openssl libssl libcrypto libfyaml | sed 's/-I/-Xcc -I/g') "${c_objects[@]}" \
   $(find Sources/Understudy -name '*.swift' | sort) "$resources" fuzz/ServerEntry.swift fuzz/FaultSpecTarget.swift \
   fuzz/QueryTarget.swift fuzz/FixturesTarget.swift \
   $(pkg-config --libs libevent libevent_pthreads libevent_openssl libssl libcrypto libfyaml) -o "$out/fuzz-server" 2> >(grep -v "Cannot export local symbol" >&2)
-swiftc "${common[@]}" -module-name FuzzSSE -I "$out/modules" "$out/UnderstudyLocking.o" \
+swiftc "${common[@]}" -module-name FuzzSSE -I "$out/modules" "$out/UnderstudyLocking.o" "$out/UnderstudyWebSocket.o" \
   $(find Sources/UnderstudyClient -name '*.swift' | sort) \
   fuzz/SSEParserTarget.swift -o "$out/fuzz-sse" 2> >(grep -v "Cannot export local symbol" >&2)
 echo "fuzz: built $out/fuzz-server and $out/fuzz-sse"
