@@ -25,7 +25,6 @@ enum AdminJSON {
     }
 
     static func entry(_ entry: JournalEntry) -> JSONValue {
-        let optionalNumber: (Double?) -> JSONValue = { $0.map { .number(JSONNumber(($0 * 1_000).rounded() / 1_000)) } ?? .null }
         var members: [JSONObject.Entry] = [
             .init(key: "id", value: .number(JSONNumber(entry.id))),
             .init(key: "time", value: .string(Timestamp.iso8601(entry.time))),
@@ -39,8 +38,8 @@ enum AdminJSON {
             .init(key: "fault", value: entry.fault.map(JSONValue.string) ?? .null),
             .init(key: "status", value: .number(JSONNumber(entry.status))),
             .init(key: "bytesWritten", value: .number(JSONNumber(entry.bytesWritten))),
-            .init(key: "firstByteMs", value: optionalNumber(entry.firstByteMilliseconds)),
-            .init(key: "durationMs", value: optionalNumber(entry.durationMilliseconds)),
+            .init(key: "firstByteMs", value: milliseconds(entry.firstByteMilliseconds)),
+            .init(key: "durationMs", value: milliseconds(entry.durationMilliseconds)),
         ]
         // Only a paced reply has a rate worth reporting, and only a forwarded one says what the upstream did:
         // every other entry reads as it always has.
@@ -50,7 +49,7 @@ enum AdminJSON {
         if let upstream = entry.upstream {
             members.append(.init(key: "upstream", value: .object(JSONObject([
                 .init(key: "status", value: .number(JSONNumber(upstream.status))),
-                .init(key: "ms", value: optionalNumber(upstream.milliseconds)),
+                .init(key: "ms", value: milliseconds(upstream.milliseconds)),
                 .init(key: "failure", value: upstream.failure.map(JSONValue.string) ?? .null),
             ]))))
             // Only an exchange held to a document that broke it says so.
@@ -64,6 +63,11 @@ enum AdminJSON {
         return .object(JSONObject(members))
     }
 
+    /// Milliseconds to the microsecond, or null.
+    private static func milliseconds(_ value: Double?) -> JSONValue {
+        value.map { .number(JSONNumber(($0 * 1_000).rounded() / 1_000)) } ?? .null
+    }
+
     /// A WebSocket's transcript: `{"records": [{"direction", "type", "bytes", "ms", "closeCode", "fault"}], "leftOut"}`.
     static func socketJSON(_ socket: SocketTranscript) -> JSONValue {
         .object(JSONObject([
@@ -72,7 +76,7 @@ enum AdminJSON {
                     .init(key: "direction", value: .string(record.direction.rawValue)),
                     .init(key: "type", value: .string(record.kind.rawValue)),
                     .init(key: "bytes", value: .number(JSONNumber(record.bytes))),
-                    .init(key: "ms", value: .number(JSONNumber((record.milliseconds * 1_000).rounded() / 1_000))),
+                    .init(key: "ms", value: milliseconds(record.milliseconds)),
                     .init(key: "closeCode", value: record.closeCode.map { .number(JSONNumber($0)) } ?? .null),
                     .init(key: "fault", value: record.fault.map(JSONValue.string) ?? .null),
                 ]))

@@ -84,11 +84,8 @@ struct WebSocketSession: Delivery {
             steps += perform(conversation.closingTimedOut(), now: now)
         }
         noteSentAndClosed(now: now)
-        var pacedWake: Double?
-        if var paced = outbox {
-            (steps, pacedWake) = paced.pass(steps, now: now)
-            outbox = paced
-        }
+        let pacedWake: Double?
+        (steps, pacedWake) = paced(steps, now: now)
         if steps.last?.isFinal == true { return DeliveryTurn(steps) }
         // A stalled or finished sender takes no more of the feed, so its schedule is no reason to wake.
         let feeding = conversation.state == .open && sender.state == .sending
@@ -108,14 +105,17 @@ struct WebSocketSession: Delivery {
     mutating func shutDown() -> [DeliveryStep] {
         guard opened, !ended else { return [] }
         let now = EventLoop.monotonicMilliseconds()
-        var steps = perform(conversation.close(.goingAway, reason: "the server is shutting down"), now: now)
+        let steps = perform(conversation.close(.goingAway, reason: "the server is shutting down"), now: now)
         noteSentAndClosed(now: now)
         // Behind what a paced socket still has to send: a frame cut by the rate must not be split by the close.
-        if var paced = outbox {
-            (steps, _) = paced.pass(steps, now: now)
-            outbox = paced
-        }
-        return steps
+        return paced(steps, now: now).steps
+    }
+
+    /// `steps` through the profile's rate, when one paces the socket, and the milliseconds until more may go.
+    private mutating func paced(_ steps: [DeliveryStep], now: Double) -> (steps: [DeliveryStep], wake: Double?) {
+        guard var outbox else { return (steps, nil) }
+        defer { self.outbox = outbox }
+        return outbox.pass(steps, now: now)
     }
 
     private mutating func note(_ direction: SocketTranscript.Record.Direction, _ opcode: WebSocketFrame.Opcode,
