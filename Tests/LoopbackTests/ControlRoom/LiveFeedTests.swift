@@ -130,7 +130,9 @@ import Understudy
     @Test func aSubscriberThatStopsReadingIsDropped() async throws {
         try await withServer({ $0.maximumStreamBacklogBytes = 64 << 10 }) { server, client in
             let slow = try Subscriber(server, receiveBufferBytes: 2_048)
-            let fast = try Subscriber(server)
+            // The kernel holds what the reader that keeps up has not read yet (up to the system's cap, some 400 KiB),
+            // so a reader thread starved by a loaded machine is not taken for a slow one.
+            let fast = try Subscriber(server, receiveBufferBytes: 4 << 20)
             #expect(fast.read { $0.contains("event: state\n") })
             // The reader that keeps up reads on a thread of its own while the requests go out: a blocked global-queue
             // worker starved URLSession's sends under AddressSanitizer with the whole suite (4 requests in a minute).

@@ -46,9 +46,10 @@ import UnderstudyTestSupport
         let delayed = try await client.send("/pets/1", headers: ["X-Understudy-Fault": "delay=300ms"])
         #expect(Date().timeIntervalSince(started) >= 0.3)
         #expect(delayed.body == whole.body)
-        let limited = try await client.send("/pets/1", headers: ["X-Understudy-Fault": "rate-limit=1/10s"])
+        // A token an hour (the longest window): no starved run of the suite refills it between the two requests.
+        let limited = try await client.send("/pets/1", headers: ["X-Understudy-Fault": "rate-limit=1/3600s"])
         #expect(limited.header("X-RateLimit-Limit") == "1")
-        #expect(try await client.send("/pets/1", headers: ["X-Understudy-Fault": "rate-limit=1/10s"]).status == 429)
+        #expect(try await client.send("/pets/1", headers: ["X-Understudy-Fault": "rate-limit=1/3600s"]).status == 429)
         await #expect(throws: (any Error).self) {
             _ = try await client.send("/pets/1", headers: ["X-Understudy-Fault": "truncate=5"])
         }
