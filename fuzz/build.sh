@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer binaries (with AddressSanitizer) into .build/fuzz/: fuzz-server (the fault-spec, query and
-# fixture targets, picked by UNDERSTUDY_FUZZ_TARGET) and fuzz-sse (the client's SSE parser).
+# fixture targets, picked by UNDERSTUDY_FUZZ_TARGET), fuzz-sse (the client's SSE parser) and fuzz-websocket (the
+# WebSocket frame reader both sides share).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=.build/fuzz
@@ -56,4 +57,7 @@ swiftc "${common[@]}" -module-name FuzzServer -I "$out/modules" "$out/Understudy
 swiftc "${common[@]}" -module-name FuzzSSE -I "$out/modules" "$out/UnderstudyLocking.o" "$out/UnderstudyWebSocket.o" \
   $(find Sources/UnderstudyClient -name '*.swift' | sort) \
   fuzz/SSEParserTarget.swift -o "$out/fuzz-sse" 2> >(grep -v "Cannot export local symbol" >&2)
-echo "fuzz: built $out/fuzz-server and $out/fuzz-sse"
+# The frame reader alone: it needs nothing but its own module.
+swiftc "${common[@]}" -module-name FuzzWebSocket -I "$out/modules" "$out/UnderstudyWebSocket.o" \
+  fuzz/WebSocketReaderTarget.swift -o "$out/fuzz-websocket" 2> >(grep -v "Cannot export local symbol" >&2)
+echo "fuzz: built $out/fuzz-server, $out/fuzz-sse and $out/fuzz-websocket"

@@ -8,12 +8,14 @@ seconds=${FUZZ_SECONDS:-60}
 # (The array is expanded as ${seed_flag[@]+…} below because bash before 4.4 calls an empty array unbound under set -u.)
 seed_flag=()
 [ -n "${FUZZ_SEED:-}" ] && seed_flag=(-seed="$FUZZ_SEED")
-for target in fault-spec query fixtures sse; do
+for target in fault-spec query fixtures sse websocket; do
   work=.build/fuzz/work/$target
   mkdir -p "$work"
   rm -f .build/fuzz/crash-$target-*
-  binary=.build/fuzz/fuzz-server
-  [ "$target" = sse ] && binary=.build/fuzz/fuzz-sse
+  case $target in
+    sse|websocket) binary=.build/fuzz/fuzz-$target ;;
+    *) binary=.build/fuzz/fuzz-server ;;
+  esac
   log=.build/fuzz/$target.log
   if [ ! -x "$binary" ]; then
     echo "fuzz: $binary is missing; build it with fuzz/build.sh (make fuzz does)" >&2
