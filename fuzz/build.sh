@@ -2,62 +2,82 @@
 # Builds the libFuzzer binaries (with AddressSanitizer) into .build/fuzz/: fuzz-server (the fault-spec, query and
 # fixture targets, picked by UNDERSTUDY_FUZZ_TARGET), fuzz-sse (the client's SSE parser) and fuzz-websocket (the
 # WebSocket frame reader both sides share).
+#
+# SwiftPM cannot add -sanitize=fuzzer to every module, so swiftc builds them here. Which modules there are comes
+# from the manifest (fuzz/targets.py), not from a list written here: a target added to Package.swift is built for
+# fuzzing with no edit (a hand-kept list once broke fuzzing for a whole stop when the WebSocket codec was added).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=.build/fuzz
-mkdir -p "$out"
+mkdir -p "$out/modules"
 # One package name for every module, so UnderstudyJSON's `package` declarations are visible to the others.
 common=(-sanitize=fuzzer,address -parse-as-library -O -swift-version 6 -package-name understudy)
-# The server's C targets, compiled with the toolchain's clang under the same sanitizer.
-# Every C file of those targets, so one added to a target is linked here too.
-c_objects=()
-for source in Sources/CHeaderLines/*.c Sources/CByteSearch/*.c; do
-  target=$(basename "$(dirname "$source")")
-  object="$out/$(basename "$source" .c).o"
-  clang -O1 -fsanitize=address,fuzzer-no-link -c "$source" -I "Sources/$target/include" \
-    $(pkg-config --cflags-only-I libevent) -o "$object"
-  c_objects+=("$object")
+
+# Every target the three binaries need, dependencies first. (Bash 3's loops and arrays only, and arrays that may be
+# empty expanded as ${a[@]+…}: a Mac's bash is 3.2, which calls an empty array unbound under set -u.)
+targets=()
+while IFS= read -r line; do targets+=("$line"); done < <(python3 fuzz/targets.py --with-roots Understudy UnderstudyClient UnderstudyWebSocket)
+[ ${#targets[@]} -gt 0 ] || { echo "fuzz: fuzz/targets.py listed no targets" >&2; exit 1; }
+packages=()       # pkg-config names of the system libraries
+swift_includes=() # what a Swift module is compiled with: module maps, C headers, the modules built so far
+c_includes=()
+for line in "${targets[@]}"; do
+  read -r kind _ path package <<<"$line"
+  case $kind in
+    system) packages+=("$package"); swift_includes+=(-I "$path") ;;
+    c) swift_includes+=(-I "$path/include"); c_includes+=(-I "$path/include") ;;
+  esac
 done
-# The lock both libraries import, the server's JSON, the typed fault spec it re-exports and the WebSocket codec, as modules of their own (the rest is compiled into one
-# module per binary).
-mkdir -p "$out/modules"
-swiftc "${common[@]}" -module-name UnderstudyLocking -emit-module -emit-module-path "$out/modules/UnderstudyLocking.swiftmodule" \
-  -wmo -c Sources/UnderstudyLocking/*.swift -o "$out/UnderstudyLocking.o"
-swiftc "${common[@]}" -module-name UnderstudyJSON -emit-module -emit-module-path "$out/modules/UnderstudyJSON.swiftmodule" \
-  -wmo -c $(find Sources/UnderstudyJSON -name '*.swift' | sort) -o "$out/UnderstudyJSON.o"
-swiftc "${common[@]}" -module-name UnderstudyFaultSpec -emit-module -emit-module-path "$out/modules/UnderstudyFaultSpec.swiftmodule" \
-  -wmo -c $(find Sources/UnderstudyFaultSpec -name '*.swift' | sort) -o "$out/UnderstudyFaultSpec.o"
-# The RFC 6455 codec the server's sockets and the client's share.
-swiftc "${common[@]}" -module-name UnderstudyWebSocket -emit-module -emit-module-path "$out/modules/UnderstudyWebSocket.swiftmodule" \
-  -wmo -c $(find Sources/UnderstudyWebSocket -name '*.swift' | sort) -o "$out/UnderstudyWebSocket.o"
-swiftc "${common[@]}" -module-name UnderstudyRecording -I "$out/modules" -emit-module \
-  -emit-module-path "$out/modules/UnderstudyRecording.swiftmodule" \
-  -wmo -c $(find Sources/UnderstudyRecording -name '*.swift' | sort) -o "$out/UnderstudyRecording.o"
-# The OpenAPI mock and the YAML reader `--spec` loads documents with (libfyaml through CFYAML's module map).
-swiftc "${common[@]}" -module-name UnderstudyOpenAPI -I "$out/modules" -emit-module \
-  -emit-module-path "$out/modules/UnderstudyOpenAPI.swiftmodule" \
-  -wmo -c $(find Sources/UnderstudyOpenAPI -name '*.swift' | sort) -o "$out/UnderstudyOpenAPI.o"
-swiftc "${common[@]}" -module-name UnderstudyYAML -I "$out/modules" -I Sources/CFYAML \
-  $(pkg-config --cflags-only-I libfyaml | sed 's/-I/-Xcc -I/g') -emit-module \
-  -emit-module-path "$out/modules/UnderstudyYAML.swiftmodule" \
-  -wmo -c $(find Sources/UnderstudyYAML -name '*.swift' | sort) -o "$out/UnderstudyYAML.o"
+# The system libraries' header paths and link flags, as arrays; swiftc hands each -I to clang through -Xcc.
+read -r -a system_cflags <<<"$(pkg-config --cflags-only-I "${packages[@]}")"
+swift_includes+=(-I "$out/modules")
+for flag in ${system_cflags[@]+"${system_cflags[@]}"}; do swift_includes+=(-Xcc "$flag"); done
+read -r -a system_libs <<<"$(pkg-config --libs "${packages[@]}")"
+
+# The objects a target is built into: a Swift module's one, or one per C file.
+objects_of_target() {
+  case $1 in
+    swift) echo "$out/$2.o" ;;
+    c) find "$3" -name '*.c' | sort | while IFS= read -r source; do echo "$out/$2-$(basename "$source" .c).o"; done ;;
+  esac
+}
+
+# Each library module once, as an object and a .swiftmodule; each C file under the same sanitizer.
+for line in "${targets[@]}"; do
+  read -r kind name path _ <<<"$line"
+  case $kind in
+    c)
+      find "$path" -name '*.c' | sort | while IFS= read -r source; do
+        clang -O1 -fsanitize=address,fuzzer-no-link -c "$source" ${c_includes[@]+"${c_includes[@]}"} ${system_cflags[@]+"${system_cflags[@]}"} \
+          -o "$out/$name-$(basename "$source" .c).o"
+      done
+      ;;
+    swift)
+      # The server's and the client's own modules are compiled into their fuzz binaries, not as libraries.
+      if [ "$name" = Understudy ] || [ "$name" = UnderstudyClient ]; then continue; fi
+      swiftc "${common[@]}" -module-name "$name" "${swift_includes[@]}" -emit-module \
+        -emit-module-path "$out/modules/$name.swiftmodule" -wmo -c $(find "$path" -name '*.swift' | sort) \
+        -o "$out/$name.o"
+      ;;
+  esac
+done
+
+# The objects of what a root depends on (fuzz/targets.py's arguments).
+objects_of() {
+  python3 fuzz/targets.py "$@" | while read -r kind name path _; do objects_of_target "$kind" "$name" "$path"; done
+}
+link() { grep -v "Cannot export local symbol" >&2 || true; }
+
 # The control room's files as SwiftPM's embedInCode compiles them into Understudy (`PackageResources`), from the
 # debug build `make fuzz` runs first.
 resources=.build/debug/Understudy.build/DerivedSources/embedded_resources.swift
 [ -f "$resources" ] || { echo "fuzz: $resources is missing (swift build --product understudy first)" >&2; exit 1; }
-swiftc "${common[@]}" -module-name FuzzServer -I "$out/modules" "$out/UnderstudyLocking.o" "$out/UnderstudyJSON.o" \
-  "$out/UnderstudyFaultSpec.o" "$out/UnderstudyRecording.o" "$out/UnderstudyOpenAPI.o" "$out/UnderstudyYAML.o" \
-  "$out/UnderstudyWebSocket.o" \
-  -I Sources/CFYAML -I Sources/CLibevent -I Sources/CCrypto -I Sources/COpenSSL -I Sources/CLibeventOpenSSL \
-  -I Sources/CHeaderLines/include -I Sources/CByteSearch/include \
-  $(pkg-config --cflags-only-I libevent libevent_openssl libssl libcrypto libfyaml | sed 's/-I/-Xcc -I/g') "${c_objects[@]}" \
+swiftc "${common[@]}" -module-name FuzzServer "${swift_includes[@]}" $(objects_of Understudy) \
   $(find Sources/Understudy -name '*.swift' | sort) "$resources" fuzz/ServerEntry.swift fuzz/FaultSpecTarget.swift \
-  fuzz/QueryTarget.swift fuzz/FixturesTarget.swift \
-  $(pkg-config --libs libevent libevent_pthreads libevent_openssl libssl libcrypto libfyaml) -o "$out/fuzz-server" 2> >(grep -v "Cannot export local symbol" >&2)
-swiftc "${common[@]}" -module-name FuzzSSE -I "$out/modules" "$out/UnderstudyLocking.o" "$out/UnderstudyWebSocket.o" \
-  $(find Sources/UnderstudyClient -name '*.swift' | sort) \
-  fuzz/SSEParserTarget.swift -o "$out/fuzz-sse" 2> >(grep -v "Cannot export local symbol" >&2)
+  fuzz/QueryTarget.swift fuzz/FixturesTarget.swift ${system_libs[@]+"${system_libs[@]}"} -o "$out/fuzz-server" 2> >(link)
+swiftc "${common[@]}" -module-name FuzzSSE "${swift_includes[@]}" $(objects_of UnderstudyClient) \
+  $(find Sources/UnderstudyClient -name '*.swift' | sort) fuzz/SSEParserTarget.swift -o "$out/fuzz-sse" 2> >(link)
 # The frame reader alone: it needs nothing but its own module.
-swiftc "${common[@]}" -module-name FuzzWebSocket -I "$out/modules" "$out/UnderstudyWebSocket.o" \
-  fuzz/WebSocketReaderTarget.swift -o "$out/fuzz-websocket" 2> >(grep -v "Cannot export local symbol" >&2)
+swiftc "${common[@]}" -module-name FuzzWebSocket "${swift_includes[@]}" $(objects_of --with-roots UnderstudyWebSocket) \
+  fuzz/WebSocketReaderTarget.swift -o "$out/fuzz-websocket" 2> >(link)
 echo "fuzz: built $out/fuzz-server, $out/fuzz-sse and $out/fuzz-websocket"
