@@ -15,11 +15,15 @@ common=(-sanitize=fuzzer,address -parse-as-library -O -swift-version 6 -package-
 
 # Every target the three binaries need, dependencies first. (Bash 3's loops and arrays only, and arrays that may be
 # empty expanded as ${a[@]+…}: a Mac's bash is 3.2, which calls an empty array unbound under set -u.)
+# The server's and the client's own modules are not among them: each is compiled into its fuzz binary. The manifest
+# is dumped once and read by every call below.
+swift package dump-package > "$out/package.json"
+targets_of() { python3 fuzz/targets.py --manifest "$out/package.json" "$@"; }
 targets=()
-while IFS= read -r line; do targets+=("$line"); done < <(python3 fuzz/targets.py --with-roots Understudy UnderstudyClient UnderstudyWebSocket)
+while IFS= read -r line; do targets+=("$line"); done < <(targets_of Understudy UnderstudyClient)
 [ ${#targets[@]} -gt 0 ] || { echo "fuzz: fuzz/targets.py listed no targets" >&2; exit 1; }
 packages=()       # pkg-config names of the system libraries
-swift_includes=() # what a Swift module is compiled with: module maps, C headers, the modules built so far
+swift_includes=() # what a Swift module is compiled with: module maps, C headers, the library modules
 c_includes=()
 for line in "${targets[@]}"; do
   read -r kind _ path package <<<"$line"
@@ -34,11 +38,13 @@ swift_includes+=(-I "$out/modules")
 for flag in ${system_cflags[@]+"${system_cflags[@]}"}; do swift_includes+=(-Xcc "$flag"); done
 read -r -a system_libs <<<"$(pkg-config --libs "${packages[@]}")"
 
+# A C file's object, named after its target so two targets' files of one name stay apart.
+object_of() { echo "$out/$1-$(basename "$2" .c).o"; }
 # The objects a target is built into: a Swift module's one, or one per C file.
 objects_of_target() {
   case $1 in
     swift) echo "$out/$2.o" ;;
-    c) find "$3" -name '*.c' | sort | while IFS= read -r source; do echo "$out/$2-$(basename "$source" .c).o"; done ;;
+    c) for source in $(find "$3" -name '*.c' | sort); do object_of "$2" "$source"; done ;;
   esac
 }
 
@@ -47,14 +53,12 @@ for line in "${targets[@]}"; do
   read -r kind name path _ <<<"$line"
   case $kind in
     c)
-      find "$path" -name '*.c' | sort | while IFS= read -r source; do
-        clang -O1 -fsanitize=address,fuzzer-no-link -c "$source" ${c_includes[@]+"${c_includes[@]}"} ${system_cflags[@]+"${system_cflags[@]}"} \
-          -o "$out/$name-$(basename "$source" .c).o"
+      for source in $(find "$path" -name '*.c' | sort); do
+        clang -O1 -fsanitize=address,fuzzer-no-link -c "$source" ${c_includes[@]+"${c_includes[@]}"} \
+          ${system_cflags[@]+"${system_cflags[@]}"} -o "$(object_of "$name" "$source")"
       done
       ;;
     swift)
-      # The server's and the client's own modules are compiled into their fuzz binaries, not as libraries.
-      if [ "$name" = Understudy ] || [ "$name" = UnderstudyClient ]; then continue; fi
       swiftc "${common[@]}" -module-name "$name" "${swift_includes[@]}" -emit-module \
         -emit-module-path "$out/modules/$name.swiftmodule" -wmo -c $(find "$path" -name '*.swift' | sort) \
         -o "$out/$name.o"
@@ -64,7 +68,7 @@ done
 
 # The objects of what a root depends on (fuzz/targets.py's arguments).
 objects_of() {
-  python3 fuzz/targets.py "$@" | while read -r kind name path _; do objects_of_target "$kind" "$name" "$path"; done
+  targets_of "$@" | while read -r kind name path _; do objects_of_target "$kind" "$name" "$path"; done
 }
 link() { grep -v "Cannot export local symbol" >&2 || true; }
 

@@ -9,7 +9,8 @@ with no edit. Prints one line per target, dependencies first:
     c NAME PATH              a C target (its headers in PATH/include)
     system NAME PATH PKG     a system library (its module map in PATH, its flags from pkg-config PKG)
 
-`--with-roots` prints the named targets too (last); by default only what they depend on.
+`--with-roots` prints the named targets too (last); by default only what they depend on. `--manifest FILE` reads
+`swift package dump-package`'s JSON from FILE (build.sh dumps it once) instead of asking SwiftPM.
 """
 import json
 import pathlib
@@ -17,9 +18,12 @@ import subprocess
 import sys
 
 
-def manifest():
-    dump = subprocess.run(["swift", "package", "dump-package"], check=True, capture_output=True, text=True)
-    return {target["name"]: target for target in json.loads(dump.stdout)["targets"]}
+def manifest(path):
+    if path:
+        text = pathlib.Path(path).read_text()
+    else:
+        text = subprocess.run(["swift", "package", "dump-package"], check=True, capture_output=True, text=True).stdout
+    return {target["name"]: target for target in json.loads(text)["targets"]}
 
 
 def dependency_names(target):
@@ -33,10 +37,15 @@ def dependency_names(target):
 
 def main(arguments):
     with_roots = "--with-roots" in arguments
+    manifest_path = None
+    if "--manifest" in arguments:
+        at = arguments.index("--manifest")
+        manifest_path = arguments[at + 1] if at + 1 < len(arguments) else sys.exit("--manifest needs a FILE")
+        arguments = arguments[:at] + arguments[at + 2:]
     roots = [name for name in arguments if not name.startswith("--")]
     if not roots:
-        sys.exit("usage: fuzz/targets.py [--with-roots] TARGET...")
-    targets = manifest()
+        sys.exit("usage: fuzz/targets.py [--with-roots] [--manifest FILE] TARGET...")
+    targets = manifest(manifest_path)
     order, seen = [], set()
 
     def visit(name):
