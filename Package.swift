@@ -163,7 +163,7 @@ let package = Package(
         // Helpers the Swift test targets share (waitUntil, Fixtures): not a product, linked by test targets only.
         .target(
             name: "UnderstudyTestSupport",
-            dependencies: ["UnderstudyClient", "UnderstudyTesting", "UnderstudyJSON", "UnderstudyOpenAPI"],
+            dependencies: ["UnderstudyClient", "UnderstudyTesting", "UnderstudyJSON", "UnderstudyOpenAPI", "UnderstudyLocking"],
             path: "Tests/UnderstudyTestSupport",
             swiftSettings: strictSettings
         ),

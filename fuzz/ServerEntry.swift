@@ -1,5 +1,5 @@
-// The server fuzzer's entry point: one binary, three targets, chosen by UNDERSTUDY_FUZZ_TARGET
-// (fault-spec, query or fixtures), so the server module is compiled once for all of them.
+// The server fuzzer's entry point: one binary, four targets, chosen by UNDERSTUDY_FUZZ_TARGET
+// (fault-spec, query, fixtures or websocket-relay), so the server module is compiled once for all of them.
 import Foundation
 
 private let target = ProcessInfo.processInfo.environment["UNDERSTUDY_FUZZ_TARGET"] ?? "fault-spec"
@@ -9,6 +9,7 @@ public func fuzzServer(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     switch target {
     case "query": fuzzQuery(data, size)
     case "fixtures": fuzzFixtures(data, size)
+    case "websocket-relay": fuzzWebSocketRelay(data, size)
     default: fuzzFaultSpec(data, size)
     }
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer binaries (with AddressSanitizer) into .build/fuzz/: fuzz-server (the fault-spec, query and
-# fixture targets, picked by UNDERSTUDY_FUZZ_TARGET), fuzz-sse (the client's SSE parser) and fuzz-websocket (the
+# Builds the libFuzzer binaries (with AddressSanitizer) into .build/fuzz/: fuzz-server (the fault-spec, query,
+# fixture and relay targets, picked by UNDERSTUDY_FUZZ_TARGET), fuzz-sse (the client's SSE parser) and fuzz-websocket (the
 # WebSocket frame reader both sides share).
 #
 # SwiftPM cannot add -sanitize=fuzzer to every module, so swiftc builds them here. Which modules there are comes
@@ -78,7 +78,7 @@ resources=.build/debug/Understudy.build/DerivedSources/embedded_resources.swift
 [ -f "$resources" ] || { echo "fuzz: $resources is missing (swift build --product understudy first)" >&2; exit 1; }
 swiftc "${common[@]}" -module-name FuzzServer "${swift_includes[@]}" $(objects_of Understudy) \
   $(find Sources/Understudy -name '*.swift' | sort) "$resources" fuzz/ServerEntry.swift fuzz/FaultSpecTarget.swift \
-  fuzz/QueryTarget.swift fuzz/FixturesTarget.swift ${system_libs[@]+"${system_libs[@]}"} -o "$out/fuzz-server" 2> >(link)
+  fuzz/QueryTarget.swift fuzz/FixturesTarget.swift fuzz/WebSocketRelayTarget.swift ${system_libs[@]+"${system_libs[@]}"} -o "$out/fuzz-server" 2> >(link)
 swiftc "${common[@]}" -module-name FuzzSSE "${swift_includes[@]}" $(objects_of UnderstudyClient) \
   $(find Sources/UnderstudyClient -name '*.swift' | sort) fuzz/SSEParserTarget.swift -o "$out/fuzz-sse" 2> >(link)
 # The frame reader alone: it needs nothing but its own module.

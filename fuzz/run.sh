@@ -8,7 +8,7 @@ seconds=${FUZZ_SECONDS:-60}
 # (The array is expanded as ${seed_flag[@]+…} below because bash before 4.4 calls an empty array unbound under set -u.)
 seed_flag=()
 [ -n "${FUZZ_SEED:-}" ] && seed_flag=(-seed="$FUZZ_SEED")
-for target in fault-spec query fixtures sse websocket; do
+for target in fault-spec query fixtures websocket-relay sse websocket; do
   work=.build/fuzz/work/$target
   mkdir -p "$work"
   rm -f .build/fuzz/crash-$target-*

@@ -43,6 +43,7 @@ API_TABLE = [
     (re.compile(r"\bwith(Throwing)?DiscardingTaskGroup\b"), "discarding task groups", 17),
     (re.compile(r"\bTask\.immediate\b|\bInlineArray<|\bSpan<"), "Swift 6.2 runtime API", 26),
     (re.compile(r"\bString\(validating:"), "String(validating:as:)", 18),
+    (re.compile(r"\b(TaskExecutor|withTaskExecutorPreference)\b"), "task executors (SE-0417)", 18),
     # A typed-throws function type needs runtime metadata (Swift 6's runtime, iOS 18) as soon as it is wrapped:
     # optional, in a collection or a generic argument. A plain stored closure property needs none.
     (re.compile(r"throws\([^)]*\)[^=\n]*\)\?|(Optional|Array|Set|Dictionary|Result)<[^>\n]*throws\("

@@ -52,8 +52,9 @@ struct CommandLineOptions: Equatable {
           --allow-host NAME
                            let the admin API answer to Host NAME too (repeatable); besides it, only the --host
                            address, localhost and loopback addresses may be named (a guard against DNS rebinding)
-          --upstream URL   forward every request outside /__understudy to URL (http:// or https://), with faults
-                           applied to its replies; the DummyJSON routes are off
+          --upstream URL   forward every request outside /__understudy to URL (http:// or https://), WebSocket
+                           upgrades included (relayed as ws:// or wss://), with faults applied to its replies and
+                           messages; the DummyJSON routes are off
           --upstream-timeout S
                            answer 504 when the upstream does not connect or reply within S seconds (default 30)
           --upstream-ca FILE

@@ -49,7 +49,9 @@ enum ImportCommand {
             print(archive.host.map { "Hosts: \(hosts); imported \($0) only." } ?? "Hosts: \(hosts); imported all of them.")
         }
         for entry in result.recording.entries {
-            let statuses = entry.responses.map { String($0.status) }.joined(separator: ", ")
+            let statuses = entry.responses.map {
+                $0.messages.isEmpty ? String($0.status) : "\($0.status) (a WebSocket: \($0.messages.count) messages)"
+            }.joined(separator: ", ")
             print("  wrote \(entry.file): \(describe(entry.request)) -> \(statuses)")
         }
         for exchange in archive.exchanges {

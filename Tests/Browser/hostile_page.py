@@ -72,11 +72,12 @@ HOSTILE_PAGE = """<!doctype html>
 
 
 class Understudy:
-    """`understudy --port 0` with its request log on stderr, read by a thread so that nothing blocks it."""
+    """`understudy --port 0` (and `arguments`) with its request log on stderr, read by a thread so that nothing blocks
+    it."""
 
-    def __init__(self, binary):
-        self.process = subprocess.Popen([binary, "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                        text=True)
+    def __init__(self, binary, arguments=()):
+        self.process = subprocess.Popen([binary, "--port", "0", *arguments], stdout=subprocess.PIPE,
+                                        stderr=subprocess.PIPE, text=True)
         line = self.process.stdout.readline()
         found = re.search(r"listening on (http://127\.0\.0\.1:([0-9]+))", line)
         if not found:

@@ -6,7 +6,8 @@ Two clients nobody here wrote, each with its own framing and its own idea of a b
 library (asyncio, pinned in scripts/browser-requirements.txt) and Debian's node-ws, run by Debian's node. Each
 check starts from the documented behaviour and asserts what the client itself reports: the messages, the close
 code and reason it read, a close with no frame (1006), the protocol error it failed the socket with, a refused
-upgrade's status. Prints `browser: N passed, M failed` and exits non-zero on any failure.
+upgrade's status. Both also talk to a socket `--replay` plays back from fixtures/har/chrome.har, imported with
+`understudy import`. Prints `browser: N passed, M failed` and exits non-zero on any failure.
 """
 import argparse
 import asyncio
@@ -24,6 +25,8 @@ import websockets  # noqa: E402
 from websockets.exceptions import ConnectionClosed, InvalidStatus  # noqa: E402
 
 FAULT = "X-Understudy-Fault"
+CHROME_HAR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                          "fixtures", "har", "chrome.har")
 
 
 async def closed_after(url, headers=None, send=None):
@@ -136,6 +139,63 @@ def python_checks(checks, base):
     checks.run("python websockets: status=503; retry-after=2 refuses the upgrade", refused)
 
 
+def replay_checks(checks, base, script):
+    """The WebSocket of fixtures/har/chrome.har, replayed: the server's first message, then the answers to the
+    client's subscription, in the recorded order; a socket fault acts on the replayed messages."""
+    async def python_replay():
+        async with websockets.connect(base + "/api/live", open_timeout=5) as socket:
+            expect(await asyncio.wait_for(socket.recv(), 5) == '{"hello":true}', "first message")
+            await socket.send('{"subscribe":"prices"}')
+            expect(await asyncio.wait_for(socket.recv(), 5) == '{"id":1,"price":9.99}', "the recorded answer")
+            expect(await asyncio.wait_for(socket.recv(), 5) == bytes([0, 1, 2, 255]), "the recorded binary message")
+
+    checks.run("python websockets: a replayed Chrome HAR socket answers in the recorded order",
+               lambda: asyncio.run(python_replay()))
+
+    def node_replay():
+        result = run_node(script, base + "/api/live", "drop-after=2; close=4002; message=replay over",
+                      send='{"subscribe":"prices"}')
+        expect(result["messages"] == ['{"hello":true}', '{"id":1,"price":9.99}'], "messages %r" % result["messages"])
+        expect(result.get("code") == 4002 and result.get("reason") == "replay over", "closed %r" % result)
+
+    checks.run("node ws: a replayed socket's drop-after=2; close=4002 closes after two recorded messages", node_replay)
+
+
+def relay_checks(checks, base, script, proxy, recording):
+    """Through `--upstream` (a second Understudy in front of the first, recording): the upstream's echo and its
+    subprotocol, a socket fault acting on the upstream's feed, and the conversation in the recording afterwards."""
+    async def python_relayed():
+        async with websockets.connect(base + "/ws/echo", subprotocols=["chat.v1"], open_timeout=5) as socket:
+            expect(socket.subprotocol == "chat.v1", "subprotocol %r" % socket.subprotocol)
+            await socket.send("relayed")
+            expect(await asyncio.wait_for(socket.recv(), 5) == "relayed", "the upstream's echo")
+            pong = await socket.ping(b"hop")
+            await asyncio.wait_for(pong, 5)
+
+    checks.run("python websockets: a socket relayed by --upstream echoes through it",
+               lambda: asyncio.run(python_relayed()))
+
+    def node_relayed():
+        result = run_node(script, base + "/ws/feed?interval=10", "drop-after=2; close=4001; message=relayed kick")
+        expect(len(result["messages"]) == 2, "messages %r" % result["messages"])
+        expect(result.get("code") == 4001 and result.get("reason") == "relayed kick", "closed %r" % result)
+
+    checks.run("node ws: drop-after=2; close=4001 acts on a relayed feed", node_relayed)
+
+    def recorded():
+        proxy.stop()
+        files = [os.path.join(folder, name) for folder, _, names in os.walk(recording) for name in names]
+        echo = [path for path in files if path.endswith(os.path.join("ws", "echo.json"))]
+        expect(len(echo) == 1, "files %r" % files)
+        with open(echo[0]) as f:
+            answer = json.load(f)["responses"][0]
+        expect(answer["status"] == 101, "status %r" % answer["status"])
+        said = [(message["from"], message.get("text")) for message in answer["messages"]]
+        expect(said == [("client", "relayed"), ("server", "relayed")], "messages %r" % said)
+
+    checks.run("--record keeps a relayed socket's conversation", recorded)
+
+
 NODE = r"""
 const WebSocket = require("ws");
 const [url, fault, send] = process.argv.slice(2);
@@ -160,12 +220,17 @@ setTimeout(() => { console.log(JSON.stringify(Object.assign(result, {timedOut: t
 """
 
 
+def run_node(script, url, fault="", send=""):
+    """What Node's ws reported of one socket (NODE): its messages, errors, close code and reason, or refusal."""
+    done = subprocess.run(["node", script, url, fault, send], capture_output=True, text=True, timeout=20,
+                          env=dict(os.environ, NODE_PATH="/usr/share/nodejs:/usr/lib/nodejs"))
+    expect(done.returncode == 0, "node exited %d: %s" % (done.returncode, done.stderr[-400:]))
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
 def node_checks(checks, base, script):
     def node(url, fault="", send=""):
-        done = subprocess.run(["node", script, url, fault, send], capture_output=True, text=True, timeout=20,
-                              env=dict(os.environ, NODE_PATH="/usr/share/nodejs:/usr/lib/nodejs"))
-        expect(done.returncode == 0, "node exited %d: %s" % (done.returncode, done.stderr[-400:]))
-        return json.loads(done.stdout.strip().splitlines()[-1])
+        return run_node(script, url, fault, send)
 
     def echo():
         result = node(base + "/ws/echo?_fault=close-after%3D300ms", send="from node")
@@ -217,6 +282,19 @@ def main():
         with open(script, "w") as f:
             f.write(NODE)
         node_checks(checks, base, script)
+        relayed_into = os.path.join(work, "relayed")
+        proxy = Understudy(args.server_bin, ["--upstream", server.url, "--record", relayed_into])
+        try:
+            relay_checks(checks, "ws://127.0.0.1:%d" % proxy.port, script, proxy, relayed_into)
+        finally:
+            proxy.stop()
+        recording = os.path.join(work, "replay")
+        subprocess.run([args.server_bin, "import", CHROME_HAR, "--to", recording], check=True, capture_output=True)
+        replayed = Understudy(args.server_bin, ["--replay", recording])
+        try:
+            replay_checks(checks, "ws://127.0.0.1:%d" % replayed.port, script)
+        finally:
+            replayed.stop()
     finally:
         server.stop()
         shutil.rmtree(work, ignore_errors=True)

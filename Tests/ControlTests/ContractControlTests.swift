@@ -8,7 +8,7 @@ import UnderstudyTestSupport
 
 /// The contract report through `UnderstudyControl`: `understudy --upstream URL --spec openapi/openapi.yaml` in front
 /// of another `understudy`, each in a process of its own, so a test can assert the contract held.
-@Suite struct ContractControlTests {
+@Suite(.blocksThreads) struct ContractControlTests {
     private static let document = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("openapi/openapi.yaml").path
 

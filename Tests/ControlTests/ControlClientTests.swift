@@ -7,7 +7,7 @@ import UnderstudyControl
 import UnderstudyTestSupport
 
 /// Every admin operation, against `understudy` in a process of its own, through `UnderstudyControl` only.
-@Suite struct ControlClientTests {
+@Suite(.blocksThreads) struct ControlClientTests {
     @Test func rulesAddListGetDeleteClear() async throws {
         try await ServerProcess.with { server in
             let control = server.control

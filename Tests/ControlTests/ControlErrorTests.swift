@@ -4,9 +4,10 @@ import FoundationNetworking
 #endif
 import Testing
 import UnderstudyControl
+import UnderstudyTestSupport
 
 /// The server's refusals as typed errors carrying its words, and the admin token.
-@Suite struct ControlErrorTests {
+@Suite(.blocksThreads) struct ControlErrorTests {
     @Test func aBadFaultSpecNamesTheDirectiveAndWhereItIs() async throws {
         try await ServerProcess.with { server in
             // Each directive is well formed; the server refuses the combination, naming the later one.

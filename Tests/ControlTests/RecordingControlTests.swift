@@ -8,7 +8,7 @@ import UnderstudyTestSupport
 
 /// Recording through `UnderstudyControl`: a proxy (`understudy --upstream`) and its upstream (a second `understudy`),
 /// each in a process of its own; the directory is read as a reviewer would, file by file.
-@Suite struct RecordingControlTests {
+@Suite(.blocksThreads) struct RecordingControlTests {
     /// A fresh directory, removed afterwards.
     private func withDirectory<T>(_ body: (URL) async throws -> T) async throws -> T {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("control-record-\(UUID().uuidString)")

@@ -8,7 +8,7 @@ import UnderstudyTestSupport
 
 /// A served OpenAPI document steered through `UnderstudyControl`, against `understudy --spec` in a process of its
 /// own: the typed `Prefer` on one request and on an operation, and the state per session.
-@Suite struct SpecControlTests {
+@Suite(.blocksThreads) struct SpecControlTests {
     private func withSpec<T>(_ body: (ServerProcess) async throws -> T) async throws -> T {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("control-spec-\(UUID().uuidString).json")
         try Data(SpecFixtures.pets.utf8).write(to: file)

@@ -5,7 +5,7 @@ import UnderstudyTestSupport
 
 /// TLS faults through `UnderstudyControl`, against `understudy --tls-port 0` in a process of its own; the
 /// handshakes are curl's, as a user's client would make them.
-@Suite struct TLSFaultControlTests {
+@Suite(.blocksThreads) struct TLSFaultControlTests {
     /// A server serving HTTPS beside http with a CA in a fresh directory, started with more `arguments`; `body`
     /// gets it, its HTTPS port and the CA's path.
     private func withHTTPS<T>(_ arguments: [String] = [], _ body: (ServerProcess, Int, String) async throws -> T) async throws -> T {

@@ -1,4 +1,5 @@
 import UnderstudyOpenAPI
+import UnderstudyRecording
 
 /// What the journal says of a forwarded request: the upstream's status (0 when it gave none) and how long it
 /// took to answer, or why it failed.
@@ -19,4 +20,6 @@ struct CapturedReply: Equatable, Sendable {
     var status: Int
     var headers: HTTPHeaders
     var body: [UInt8]
+    /// A relayed WebSocket's conversation, both ways, times from its 101.
+    var messages: [RecordedSocketMessage] = []
 }

@@ -4,7 +4,7 @@ struct RecordingMiddleware: ReplyMiddleware {
     let recorder: Recorder
 
     func completed(_ plan: ReplyPlan, _ outcome: ReplyOutcome) {
-        guard plan.delivery.isForwarded, let upstream = outcome.upstream else { return }
+        guard plan.delivery.isForwarded || plan.delivery.isRelayedSocket, let upstream = outcome.upstream else { return }
         recorder.forwarded(plan.request, upstream.reply)
     }
 }

@@ -33,6 +33,12 @@ final class ReplyPlan {
             if case .proxy = self { return true }
             return false
         }
+
+        /// Whether it is a socket relayed to the upstream (whose answer, a 101 or not, is the upstream's too).
+        var isRelayedSocket: Bool {
+            if case .socket(let plan) = self { return plan.relays }
+            return false
+        }
     }
 
     /// The decision, kept whole: freezing a draft moves it in rather than copying it field by field.

@@ -263,9 +263,7 @@ struct ProxiedReply: Delivery {
     private mutating func failed(_ failure: UpstreamFailure, _ exchange: UpstreamExchange) -> DeliveryTurn {
         upstream = outcome(exchange, status: 0, failure: failure.detail)
         phase = .done
-        let verb = failure.kind == .timeout ? "did not answer in time" : "failed"
-        let body = HTTPResponse.message("The upstream \(upstreamURL) \(verb): \(failure.detail)",
-                                        status: failure.status).body.bytesCopy
+        let body = failure.body(upstreamURL: upstreamURL)
         var headers = ownHeaders
         headers.remove("Content-Type")
         headers.add("Content-Type", HTTPResponse.jsonContentType)

@@ -140,4 +140,10 @@ struct UpstreamFailure: Equatable, Sendable {
 
     /// 504 for a timeout, 502 for everything else.
     var status: Int { kind == .timeout ? 504 : 502 }
+
+    /// The JSON body the client gets, naming `upstreamURL` and the cause.
+    func body(upstreamURL: String) -> [UInt8] {
+        let verb = kind == .timeout ? "did not answer in time" : "failed"
+        return HTTPResponse.message("The upstream \(upstreamURL) \(verb): \(detail)", status: status).body.bytesCopy
+    }
 }

@@ -10,16 +10,20 @@ final class ReplayResponder: Responder {
     let fallback: UpstreamResponder?
     /// Counts the misses, for `/__understudy/recording` (a recording to fill in is what they ask for).
     let recorder: Recorder
+    /// Every replayed socket that is open.
+    let sockets: WebSocketHub
     /// Whether any fault rule is installed: an answer is canned only from a GET no rule could have acted on.
     private let rulesInstalled: () -> Bool
     /// Recorded answers that never change, canned the first time each target is served, by target.
     @exclusivity(unchecked) private var canned: [String: CannedReply] = [:]
     static let maximumCannedReplies = 4_096
 
-    init(routes: ReplayRoutes, fallback: UpstreamResponder?, recorder: Recorder, rulesInstalled: @escaping () -> Bool) {
+    init(routes: ReplayRoutes, fallback: UpstreamResponder?, recorder: Recorder, sockets: WebSocketHub,
+         rulesInstalled: @escaping () -> Bool) {
         self.routes = routes
         self.fallback = fallback
         self.recorder = recorder
+        self.sockets = sockets
         self.rulesInstalled = rulesInstalled
     }
 
@@ -31,9 +35,11 @@ final class ReplayResponder: Responder {
         return (reply, 0)
     }
 
-    /// With an upstream, a request's kind is known once it is answered (a miss is forwarded): either may act.
+    /// An upgrade asks for a recorded socket, whose faults act on its messages. With an upstream, a request's kind
+    /// is known once it is answered (a miss is forwarded): either kind's directives may act.
     func kind(of request: HTTPRequest) -> RequestKind {
-        fallback == nil ? .body : .forwarded
+        guard fallback == nil else { return .forwarded }
+        return request.asksForWebSocket ? .socket : .body
     }
 
     func respond(to request: HTTPRequest, as kind: RequestKind, fault: FaultSpec?, seed: UInt64) -> Answer {
@@ -42,14 +48,25 @@ final class ReplayResponder: Responder {
             // A plain GET of an answer that never changes is sent from the fast path from now on.
             if always, isPlain(request) { remember(response, for: request.target) }
             return .response(response)
+        case .socket(let recorded, let script):
+            var plan = WebSocketPlan(replaying: script, path: String(request.path))
+            plan.faults = WebSocketFaults(fault)
+            plan.seed = seed
+            plan.session = request.session
+            return WebSocketEndpoints.accept(request, plan: plan, headers: recorded.headers)
         case .miss(let miss):
             recorder.missed(request)
-            return fallback == nil ? .response(ReplayRoutes.missResponse(miss)) : .forward
+            guard let fallback else { return .response(ReplayRoutes.missResponse(miss)) }
+            // An upgrade the recording does not hold is relayed to the upstream as a socket.
+            return request.asksForWebSocket ? fallback.respond(to: request, as: kind, fault: fault, seed: seed) : .forward
         }
     }
 
     func delivery(for plan: ReplyPlan, clientAddress: @autoclosure () -> String?) -> (any Delivery)? {
-        fallback?.delivery(for: plan, clientAddress: clientAddress())
+        if case .socket(let socketPlan) = plan.delivery, !socketPlan.relays {
+            return WebSocketSession(plan: socketPlan, source: nil, hub: sockets)
+        }
+        return fallback?.delivery(for: plan, clientAddress: clientAddress())
     }
 
     /// Whether `request` asks for nothing but the recorded answer: a GET with no body, no fault (header, `_fault` or

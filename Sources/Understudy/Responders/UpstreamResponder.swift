@@ -8,15 +8,19 @@ final class UpstreamResponder: Responder {
     let upstream: Upstream
     let recorder: Recorder
     let contract: ContractWatch?
+    /// Where relayed sockets are listed, so the admin API can push to them and close them.
+    let sockets: WebSocketHub
     /// What sends a request upstream, once the transport is bound (`attach`).
     private weak var transport: (any TransportControls)?
     /// Monotonic milliseconds, for an exchange that never started.
     private let monotonicMilliseconds: () -> Double
 
-    init(upstream: Upstream, recorder: Recorder, contract: ContractWatch? = nil, monotonicMilliseconds: @escaping () -> Double) {
+    init(upstream: Upstream, recorder: Recorder, contract: ContractWatch? = nil, sockets: WebSocketHub,
+         monotonicMilliseconds: @escaping () -> Double) {
         self.upstream = upstream
         self.recorder = recorder
         self.contract = contract
+        self.sockets = sockets
         self.monotonicMilliseconds = monotonicMilliseconds
     }
 
@@ -24,8 +28,10 @@ final class UpstreamResponder: Responder {
         self.transport = transport
     }
 
+    /// An upgrade is relayed as a socket, whose faults act on its messages; anything else is known once the
+    /// upstream answers.
     func kind(of request: HTTPRequest) -> RequestKind {
-        .forwarded
+        request.asksForWebSocket ? .socket : .forwarded
     }
 
     /// The upstream's headers are its own; its errors (502, 504) and the document's mocked answers add no
@@ -33,6 +39,15 @@ final class UpstreamResponder: Responder {
     var sendsRateLimitWindow: Bool { false }
 
     func respond(to request: HTTPRequest, as kind: RequestKind, fault: FaultSpec?, seed: UInt64) -> Answer {
+        // An upgrade is checked here as any socket's is, then relayed once the upstream accepts it too. A document
+        // describes no socket's messages, so the contract does not hold them.
+        if request.asksForWebSocket {
+            var plan = WebSocketPlan(relayingTo: String(request.path))
+            plan.faults = WebSocketFaults(fault)
+            plan.seed = seed
+            plan.session = request.session
+            return WebSocketEndpoints.accept(request, plan: plan)
+        }
         guard let contract else { return .forward }
         // A path the backend has not shipped is the document's to answer; nothing is forwarded.
         if contract.isMocked(request) {
@@ -52,6 +67,14 @@ final class UpstreamResponder: Responder {
 
     /// The delivery of a forwarded request: it sends the request upstream on its first turn (after any delay).
     func delivery(for plan: ReplyPlan, clientAddress: @autoclosure () -> String?) -> (any Delivery)? {
+        if case .socket(let socketPlan) = plan.delivery {
+            let forwarded = UpstreamRequest(forwarding: plan.request, to: upstream, clientAddress: clientAddress())
+            let leg = WebSocketUpstreamLeg(
+                relay: WebSocketRelay(forwarding: forwarded, maximumMessageBytes: socketPlan.maximumMessageBytes),
+                clientHeaders: plan.response.headers, upstreamURL: upstream.url, timeoutSeconds: upstream.timeoutSeconds,
+                records: recorder.isRecording) { [weak transport] in transport?.openUpstreamSocket() }
+            return WebSocketSession(plan: socketPlan, source: nil, hub: sockets, leg: leg)
+        }
         guard case .proxy(let proxyPlan) = plan.delivery else { return nil }
         let forwarded = UpstreamRequest(forwarding: plan.request, to: upstream, clientAddress: clientAddress())
         let held = contract.flatMap { watch -> ContractPlan? in

@@ -8,18 +8,20 @@ import UnderstudyRecording
 /// forward the request instead.
 struct ReplayRoutes: Sendable {
     /// What the recording says about a request.
-    enum Answer {
+    enum Answer: Sendable {
         /// The recorded answer; `always` when it is the only one its request has, so every later identical
         /// request gets the same bytes (and the pipeline may can it).
         case hit(HTTPResponse, always: Bool)
+        /// A recorded WebSocket: its 101's recorded headers, and the conversation to play.
+        case socket(HTTPResponse, WebSocketScript)
         case miss(ReplayMiss)
     }
 
     /// `METHOD /path` of every recorded request, in the recording's order.
     let routes: [String]
     private let matcher: ReplayMatcher
-    /// Every entry's responses, ready to send, in the recording's order.
-    private let prepared: [[HTTPResponse]]
+    /// Every entry's answers, ready to send (a reply, or a socket's conversation), in the recording's order.
+    private let prepared: [[Answer]]
 
     /// Headers a recording may hold (hand-edited) that the transport sets itself.
     private static let framingHeaders: Set<String> = ["content-length", "transfer-encoding", "connection", "keep-alive", "etag", "date"]
@@ -27,7 +29,9 @@ struct ReplayRoutes: Sendable {
     init(_ recording: Recording) {
         // `_fault` asks this server for a fault; it was never part of the API that was recorded.
         matcher = ReplayMatcher(recording, adding: RecordingOptions(ignoredQueryParameters: ["_fault"]))
-        prepared = recording.entries.map { entry in entry.responses.map(Self.prepare) }
+        prepared = recording.entries.map { entry in
+            entry.responses.map { Self.answer(for: $0, always: entry.responses.count == 1) }
+        }
         routes = recording.entries.map { "\($0.request.method) \($0.request.path)" }
     }
 
@@ -41,7 +45,7 @@ struct ReplayRoutes: Sendable {
         }
         switch picked {
         case .success(let position):
-            return .hit(prepared[position.entry][position.response], always: prepared[position.entry].count == 1)
+            return prepared[position.entry][position.response]
         case .failure(let miss): return .miss(miss)
         }
     }
@@ -52,6 +56,13 @@ struct ReplayRoutes: Sendable {
         var response = HTTPResponse.message(miss.message, status: ReplayMiss.status)
         response.headers.add(ReplayMiss.header.name, ReplayMiss.header.value)
         return response
+    }
+
+    /// A recorded answer as sent: a 101 is a socket to play, anything else a reply (`always` when its request has
+    /// no other).
+    private static func answer(for recorded: RecordedExchange.Response, always: Bool) -> Answer {
+        let response = prepare(recorded)
+        return recorded.status == 101 ? .socket(response, WebSocketScript(recorded.messages)) : .hit(response, always: always)
     }
 
     private static func prepare(_ recorded: RecordedExchange.Response) -> HTTPResponse {

@@ -27,17 +27,20 @@ struct ResponderFactory {
         let contract = configuration.upstream == nil ? nil : configuration.spec.map { [faults] spec in
             ContractWatch(spec: spec, clock: configuration.clock, seed: { faults.seed })
         }
+        let sockets = WebSocketHub(clock: configuration.clock)
         let upstream = configuration.upstream.map {
-            UpstreamResponder(upstream: $0, recorder: recorder, contract: contract, monotonicMilliseconds: monotonicMilliseconds)
+            UpstreamResponder(upstream: $0, recorder: recorder, contract: contract, sockets: sockets,
+                              monotonicMilliseconds: monotonicMilliseconds)
         }
         let replayed = configuration.replay.map(ReplayRoutes.init)
         let engine = contract?.mock ?? configuration.spec?.makeEngine()
-        let sockets = WebSocketHub(clock: configuration.clock)
         let responder: any Responder
         if let engine, contract == nil {
             responder = SpecResponder(engine: engine, clock: configuration.clock)
         } else if let replayed {
-            responder = ReplayResponder(routes: replayed, fallback: upstream, recorder: recorder) { [faults] in faults.hasRules }
+            responder = ReplayResponder(routes: replayed, fallback: upstream, recorder: recorder, sockets: sockets) { [faults] in
+                faults.hasRules
+            }
         } else if let upstream {
             responder = upstream
         } else {

@@ -231,6 +231,10 @@ extension HTTPTransport: TransportControls {
         return upstreamClient.send(request)
     }
 
+    func openUpstreamSocket() -> UpstreamSocket? {
+        upstreamClient?.openSocket()
+    }
+
     var loopSubmitter: @Sendable (@escaping @Sendable () -> Void) -> Void {
         { [loop] work in loop.submit(work) }
     }

@@ -40,12 +40,7 @@ extension ReplyWriter {
             evbuffer_drain(input, count)
             return
         }
-        let start = task.received.count
-        task.received += repeatElement(0, count: count)
-        let removed = task.received.withUnsafeMutableBytes { bytes in
-            evbuffer_remove(input, bytes.baseAddress! + start, count)
-        }
-        if removed < count { task.received.removeLast(count - max(0, Int(removed))) }
+        drainEvbuffer(input, into: &task.received)
         turn(task)
     }
 

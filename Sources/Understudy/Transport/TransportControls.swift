@@ -12,6 +12,9 @@ protocol TransportControls: AnyObject {
     func goOffline(forMilliseconds milliseconds: Int)
     /// Sends a request to the upstream (`--upstream`); the exchange fills in as its reply arrives.
     func sendUpstream(_ request: UpstreamRequest) -> UpstreamExchange
+    /// Opens a raw connection to the upstream for a relayed WebSocket; nil with no upstream, or when none could be
+    /// made.
+    func openUpstreamSocket() -> UpstreamSocket?
     /// What runs work on the loop's thread from any thread (work done elsewhere handing its result back).
     var loopSubmitter: @Sendable (@escaping @Sendable () -> Void) -> Void { get }
 }

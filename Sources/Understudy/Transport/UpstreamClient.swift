@@ -49,6 +49,21 @@ final class UpstreamClient {
         return exchange
     }
 
+    /// A raw connection for a relayed WebSocket, connecting now; nil when libevent could not make one.
+    func openSocket() -> UpstreamSocket? {
+        resolveNamesIfNeeded()
+        let options = Int32(BEV_OPT_CLOSE_ON_FREE.rawValue | BEV_OPT_DEFER_CALLBACKS.rawValue)
+        let made: OpaquePointer?
+        if let tls {
+            made = try? tls.makeBufferEvent(base: base, host: upstream.host)
+        } else {
+            made = bufferevent_socket_new(base, -1, options)
+        }
+        guard let bufferEvent = made else { return nil }
+        return UpstreamSocket(bufferEvent: bufferEvent, dns: dns, host: upstream.host, port: upstream.port,
+                              describe: UpstreamTLS.failureReason(of:))
+    }
+
     /// A connection is free again once its request is over (evhttp reconnects one the upstream closed).
     func release(_ connection: OpaquePointer) {
         idle.append(connection)
@@ -73,10 +88,14 @@ final class UpstreamClient {
         dns = nil
     }
 
-    private func makeConnection() -> OpaquePointer? {
+    private func resolveNamesIfNeeded() {
         if dns == nil, !UpstreamClient.isNumericAddress(upstream.host) {
             dns = evdns_base_new(base, EVDNS_BASE_INITIALIZE_NAMESERVERS)
         }
+    }
+
+    private func makeConnection() -> OpaquePointer? {
+        resolveNamesIfNeeded()
         let opened: OpaquePointer?
         if let tls {
             // evhttp owns the bufferevent from here, and frees it (and its SSL) with the connection.

@@ -32,10 +32,20 @@ enum WebSocketEndpoints {
         } catch {
             return .response(error.response)
         }
+        return accept(request, plan: plan)
+    }
+
+    /// The handshake's answer to `request`: its 101 (with `headers` besides its own, a replayed socket's recorded
+    /// ones, but for the recorded handshake's, which would name a subprotocol this client may not have offered) and a
+    /// socket that carries out `plan`, or the refusal RFC 6455 names.
+    static func accept(_ request: HTTPRequest, plan: WebSocketPlan, headers: HTTPHeaders = HTTPHeaders()) -> Answer {
         switch WebSocketHandshake.answer(method: request.method, header: { request.headers[$0] }) {
         case .success(let handshake):
             var response = HTTPResponse(status: 101)
             for field in handshake.headers { response.headers.add(field.name, field.value) }
+            for field in headers where !field.name.lowercased().hasPrefix("sec-websocket-") {
+                response.headers.add(field.name, field.value)
+            }
             return .reply(response, delivery: .socket(plan))
         case .failure(let refusal):
             return .response(refusal.response)

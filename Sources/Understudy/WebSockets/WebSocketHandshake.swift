@@ -58,7 +58,7 @@ struct WebSocketHandshake: Equatable {
     }
 
     /// A header's comma-separated tokens, lower-cased.
-    private static func tokens(_ value: String?) -> [String] {
+    static func tokens(_ value: String?) -> [String] {
         (value ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
     }
 }

@@ -108,7 +108,10 @@ struct WebSocketSender {
 
     /// The messages numbered since the last call, in order: what the transcript records.
     mutating func takeNotes() -> [Note] {
-        defer { notes.removeAll(keepingCapacity: true) }
+        // Most turns number nothing; handing the array over whole (not a copy kept with its capacity) allocates
+        // only when there were notes.
+        guard !notes.isEmpty else { return [] }
+        defer { notes = [] }
         return notes
     }
 

@@ -11,16 +11,22 @@ import UnderstudyWebSocket
 /// leaves.
 struct WebSocketSession: Delivery {
     let plan: WebSocketPlan
-    private let source: StreamSource
+    /// What the feed draws on (nil for a socket with no feed: a replayed one).
+    private let source: StreamSource?
     private let hub: WebSocketHub
     /// This socket's entry in the hub, from its first turn.
     private var mailbox: WebSocketHub.Mailbox?
-    private var conversation: WebSocketConversation
-    private var sender: WebSocketSender
+    // Not private: the relay's half (`WebSocketSession+Relay.swift`) acts on both.
+    var conversation: WebSocketConversation
+    var sender: WebSocketSender
     private var opened = false
     /// When the feed's next message is due, and its number; nil for other endpoints or once the feed is done.
     private var nextFeedAt: Double?
     private var feedID = 0
+    /// A replayed socket's recorded conversation, as far as it has been played.
+    private var script: WebSocketScript?
+    /// A relayed socket's upstream (`--upstream`); nil for any other.
+    var leg: WebSocketUpstreamLeg?
     /// When a close the server sent stops waiting for the client's (monotonic ms); nil while none is waiting.
     private var closingDeadline: Double?
     /// Its bytes' way out under a network profile's rate; nil when nothing paces them.
@@ -36,17 +42,20 @@ struct WebSocketSession: Delivery {
     /// How long a close the server sends waits for the client's answer.
     static let closingTimeoutMilliseconds = 5_000.0
 
-    init(plan: WebSocketPlan, source: StreamSource, hub: WebSocketHub) {
+    init(plan: WebSocketPlan, source: StreamSource?, hub: WebSocketHub, leg: WebSocketUpstreamLeg? = nil) {
         self.plan = plan
         self.source = source
         self.hub = hub
+        self.leg = leg
         conversation = WebSocketConversation(maximumMessageBytes: plan.maximumMessageBytes)
         sender = WebSocketSender(faults: plan.faults, seed: plan.seed)
         outbox = plan.faults.bytesPerSecond.map(WebSocketOutbox.init)
+        if case .replay(let recorded, _) = plan.behaviour { script = recorded }
     }
 
-    /// Its 101 opens the connection to it: what the client sends next is frames, read here.
-    var readsClient: Bool { true }
+    /// Its 101 opens the connection to it: what the client sends next is frames, read here. A relayed socket's
+    /// upstream may refuse instead, and that reply is plain HTTP.
+    var readsClient: Bool { leg?.accepted ?? true }
 
     /// A socket sends small frames whenever it has them; a reader that stops reading is noticed early.
     var prefersSmallSendBuffer: Bool { true }
@@ -54,12 +63,24 @@ struct WebSocketSession: Delivery {
     mutating func advance(_ context: DeliveryContext) -> DeliveryTurn {
         let now = context.now
         var steps: [DeliveryStep] = []
+        var upstreamEvents: [WebSocketRelay.Event] = []
+        if !opened, leg != nil {
+            // A relayed socket opens once the upstream has: its 101 (or its refusal) is the client's.
+            switch leg!.answer(now: now, waker: context.waker) {
+            case .waiting(let wake): return DeliveryTurn([], wake: wake)
+            case .refused(let reply): return DeliveryTurn(reply)
+            case .accepted(let head, let then):
+                steps.append(head)
+                upstreamEvents = then
+            }
+        }
         if !opened {
             opened = true
             openedAt = now
-            mailbox = hub.opened(path: plan.endpoint.path, session: plan.session, room: plan.room, waker: context.waker)
-            steps.append(.head(contentLength: nil))
+            mailbox = hub.opened(path: plan.path, session: plan.session, room: plan.room, waker: context.waker)
+            if leg == nil { steps.append(.head(contentLength: nil)) }
             if plan.endpoint == .feed { nextFeedAt = now + Double(plan.feed.intervalMilliseconds) }
+            script?.opened(now: now)
             steps += perform(sender.open(now: now))
         }
         if !context.received.isEmpty {
@@ -72,8 +93,10 @@ struct WebSocketSession: Delivery {
         if let pushes = mailbox?.takePending(), !pushes.isEmpty {
             steps += perform(pushes, now: now)
         }
+        if leg != nil { steps += relay(upstreamEvents, now: now) }
         if conversation.state == .open, steps.last?.isFinal != true {
             feed(now: now)
+            play(now: now)
             steps += perform(sender.take(now: now))
         }
         mailbox?.sent = sender.numbered
@@ -89,16 +112,21 @@ struct WebSocketSession: Delivery {
         if steps.last?.isFinal == true { return DeliveryTurn(steps) }
         // A stalled or finished sender takes no more of the feed, so its schedule is no reason to wake.
         let feeding = conversation.state == .open && sender.state == .sending
-        let wakes = [closingDeadline, sender.nextDue, feeding ? nextFeedAt : nil].compactMap { $0 }
+        let wakes = [closingDeadline, sender.nextDue, feeding ? nextFeedAt : nil, feeding ? script?.nextDue : nil]
+            .compactMap { $0 }
         let wake = ended ? nil : wakes.min().map { max(0, $0 - now) }
         return DeliveryTurn(steps, wake: [wake, pacedWake].compactMap { $0 }.min())
     }
 
-    var socketTranscript: SocketTranscript? { transcript }
+    /// Nil for a relayed upgrade the upstream refused: no socket was opened.
+    var socketTranscript: SocketTranscript? { opened ? transcript : nil }
 
-    /// The socket is gone: it leaves the hub.
+    var upstream: UpstreamOutcome? { leg?.recordedOutcome }
+
+    /// The socket is gone: it leaves the hub, and a relayed one's upstream connection ends.
     func finished() {
         if let mailbox { hub.closed(mailbox) }
+        leg?.finish(clientClosed: notedClientClose)
     }
 
     /// The server goes away: the socket is closed with 1001 and the client's answer ends it (or the grace period).
@@ -132,6 +160,7 @@ struct WebSocketSession: Delivery {
         }
         if !notedClientClose, let close = conversation.clientClose {
             notedClientClose = true
+            leg?.clientClosed(close.code)
             noteClose(.received, close, now: now, fault: nil)
         }
         if !notedServerClose, let close = conversation.serverClose {
@@ -150,6 +179,7 @@ struct WebSocketSession: Delivery {
 
     /// The feed's messages due by `now`, handed to the sender; its close after the last.
     private mutating func feed(now: Double) {
+        guard let source else { return }
         while let due = nextFeedAt, due <= now, conversation.state == .open, sender.state == .sending {
             feedID += 1
             let id = feedID
@@ -165,6 +195,15 @@ struct WebSocketSession: Delivery {
                 nextFeedAt = due + Double(plan.feed.intervalMilliseconds)
             }
         }
+    }
+
+    /// A replayed socket's recorded messages due by `now`, handed to the sender as the feed's are.
+    private mutating func play(now: Double) {
+        guard var script, sender.state == .sending else { return }
+        for due in script.take(now: now) {
+            sender.enqueue(due.opcode, due.payload, now: due.at)
+        }
+        self.script = script
     }
 
     /// The conversation's actions as the writer's steps: its messages go through the sender, and a stalled socket
@@ -187,6 +226,9 @@ struct WebSocketSession: Delivery {
                     hub.push(.message(opcode, payload)) { $0.room == room && $0 !== own }
                 case .feed:
                     break
+                case nil:
+                    script?.clientSent(now: now)
+                    leg?.send(opcode, payload, now: now)
                 }
             case .closeWhenFlushed:
                 steps.append(.closeWhenFlushed(reset: false))

@@ -1,3 +1,4 @@
+import Foundation
 import UnderstudyJSON
 
 /// One file of a recording: a request and its answers in order (the sequence), pretty-printed with a stable key
@@ -31,6 +32,29 @@ import UnderstudyJSON
 /// Each header and query item is one `[name, value]` line, so one changed header is one changed line in a diff.
 /// A body is absent when empty; `bodyEncoding` is `json` (the body is the document itself), `text` (a string) or
 /// `base64` (a string).
+///
+/// A WebSocket's answer is a 101 with its conversation in `messages`, each message one object: who sent it
+/// (`from`, `client` or `server`), when (`at`, whole milliseconds since the socket opened) and its payload as `text`
+/// or, for a binary message, as `base64`:
+///
+/// ```json
+/// {
+///   "status": 101,
+///   "headers": [],
+///   "messages": [
+///     {
+///       "from": "client",
+///       "at": 0,
+///       "text": "{\"subscribe\":\"prices\"}"
+///     },
+///     {
+///       "from": "server",
+///       "at": 80,
+///       "text": "{\"price\":9.99}"
+///     }
+///   ]
+/// }
+/// ```
 enum RecordingFile {
     /// The file's bytes.
     static func encode(_ request: RecordedExchange.Request, _ responses: [RecordedExchange.Response]) -> [UInt8] {
@@ -45,6 +69,7 @@ enum RecordingFile {
             object["status"] = .number(JSONNumber(response.status))
             object["headers"] = headers(response.headers)
             addBody(response.body, headers: response.headers, to: &object)
+            if !response.messages.isEmpty { object["messages"] = .array(response.messages.map(message)) }
             return .object(object)
         }
         var file = JSONObject()
@@ -89,13 +114,26 @@ enum RecordingFile {
                 throw reader.error(at: at + [.key("status")], "the status must be an integer from 100 to 599")
             }
             let headers = try reader.pairs("headers", of: value, at: at).map { RecordedExchange.Header($0, $1) }
-            responses.append(RecordedExchange.Response(status: status, headers: headers, body: try reader.body(of: value, at: at)))
+            responses.append(RecordedExchange.Response(status: status, headers: headers, body: try reader.body(of: value, at: at),
+                                                       messages: try reader.messages(of: value, at: at)))
         }
         return (request, responses)
     }
 
     private static func headers(_ headers: [RecordedExchange.Header]) -> JSONValue {
         .array(headers.map { .array([.string($0.name), .string($0.value)]) })
+    }
+
+    private static func message(_ message: RecordedSocketMessage) -> JSONValue {
+        var object = JSONObject()
+        object["from"] = .string(message.sender.rawValue)
+        object["at"] = .number(JSONNumber(Int(message.milliseconds.rounded())))
+        if message.isBinary {
+            object["base64"] = .string(Data(message.data).base64EncodedString())
+        } else {
+            object["text"] = .string(String(decoding: message.data, as: UTF8.self))
+        }
+        return .object(object)
     }
 
     private static func addBody(_ body: [UInt8], headers: [RecordedExchange.Header], to object: inout JSONObject) {
@@ -143,6 +181,32 @@ private struct Reader {
             pairs.append((name, text))
         }
         return pairs
+    }
+
+    /// A 101's optional `messages` (absent: none), each `{from, at, text | base64}`.
+    func messages(of value: JSONValue, at path: [JSONPathComponent]) throws(RecordingError) -> [RecordedSocketMessage] {
+        guard let listed = value["messages"] else { return [] }
+        let path = path + [.key("messages")]
+        guard case .array(let elements) = listed else { throw error(at: path, "\"messages\" must be an array of messages") }
+        var messages: [RecordedSocketMessage] = []
+        for (index, element) in elements.enumerated() {
+            let at = path + [.index(index)]
+            let from = try string("from", of: element, at: at)
+            guard let sender = RecordedSocketMessage.Sender(rawValue: from) else {
+                throw error(at: at + [.key("from")], "\"from\" must be \"client\" or \"server\", not \"\(from)\"")
+            }
+            guard let milliseconds = try member("at", of: element, at: at).doubleValue, milliseconds >= 0 else {
+                throw error(at: at + [.key("at")], "\"at\" must be the milliseconds since the socket opened, 0 or more")
+            }
+            if let text = element["text"]?.stringValue {
+                messages.append(RecordedSocketMessage(sender, text: text, milliseconds: milliseconds))
+            } else if let encoded = element["base64"]?.stringValue, let data = Data(base64Encoded: encoded) {
+                messages.append(RecordedSocketMessage(sender, data: [UInt8](data), isBinary: true, milliseconds: milliseconds))
+            } else {
+                throw error(at: at, "a message needs its payload as a \"text\" string or a \"base64\" string")
+            }
+        }
+        return messages
     }
 
     func body(of value: JSONValue, at path: [JSONPathComponent]) throws(RecordingError) -> [UInt8] {

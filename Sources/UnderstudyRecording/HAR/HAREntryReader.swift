@@ -4,8 +4,8 @@ import UnderstudyJSON
 ///
 /// Every field a replay does not need is ignored: timings (absent, -1, or Pulse's seconds), sizes, `cache`,
 /// `pageref`, `comment`, `cookies` (their values are the `Cookie` and `Set-Cookie` headers again, which redaction
-/// replaces; the arrays themselves are never copied) and `_`-prefixed fields, except `_resourceType`,
-/// `_webSocketMessages` and `_error`, which say an entry is not a replayable exchange.
+/// replaces; the arrays themselves are never copied) and `_`-prefixed fields, except `_resourceType` and `_error`,
+/// which say an entry is not a replayable exchange, and `_webSocketMessages`, a WebSocket's conversation.
 struct HAREntryReader {
     /// Why an entry was left out.
     struct Skip: Error, Equatable {
@@ -51,7 +51,7 @@ struct HAREntryReader {
         }
         guard let url = HARURL(urlText) else { throw Skip(reason: "'\(urlText)' is not an absolute URL") }
         if HAREntryReader.isWebSocket(entry, url: url) {
-            throw Skip(reason: "a WebSocket: its messages are not HTTP exchanges")
+            return try socket(entry, index: index, request: request, url: url)
         }
         guard url.scheme == "http" || url.scheme == "https" else {
             throw Skip(reason: "not an HTTP URL (\(url.scheme):), so no server was asked")
@@ -173,7 +173,7 @@ struct HAREntryReader {
     }
 
     /// The `{name, value}` items of a headers array, without HTTP/2 pseudo-headers and the names in `dropping`.
-    private func headers(_ value: JSONValue?, dropping: Set<String>) -> [RecordedExchange.Header] {
+    func headers(_ value: JSONValue?, dropping: Set<String>) -> [RecordedExchange.Header] {
         (pairs(value) ?? []).compactMap { pair in
             pair.name.hasPrefix(":") || dropping.contains(pair.name.lowercased()) ? nil : .init(pair.name, pair.value)
         }

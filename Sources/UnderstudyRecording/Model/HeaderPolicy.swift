@@ -6,12 +6,14 @@ enum HeaderPolicy {
         "host", "connection", "keep-alive", "content-length", "transfer-encoding", "te", "upgrade", "accept-encoding",
         "proxy-connection", "proxy-authorization", "user-agent", "if-none-match", "if-modified-since",
         "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "x-forwarded-port", "forwarded",
+        // A WebSocket's handshake is made fresh by each client and server; its subprotocol is the API's and stays.
+        "sec-websocket-key", "sec-websocket-version", "sec-websocket-extensions",
     ]
 
     /// Response headers the replaying server sets itself (framing, dates, ETags of the bytes it sends).
     static let droppedResponseHeaders: Set<String> = [
         "connection", "keep-alive", "content-length", "transfer-encoding", "te", "trailer", "upgrade",
-        "proxy-connection", "date", "etag", "age",
+        "proxy-connection", "date", "etag", "age", "sec-websocket-accept", "sec-websocket-extensions",
     ]
 
     /// Headers of Understudy's own (fault directives, sessions, what a fault did) never belong to the API.

@@ -59,7 +59,7 @@ extension RecordedExchange {
         }
     }
 
-    /// A reply: its status, the headers worth keeping and its body.
+    /// A reply: its status, the headers worth keeping and its body, or for a WebSocket (a 101) its messages.
     public struct Response: Sendable, Equatable {
         /// The HTTP status, e.g. 200.
         public var status: Int
@@ -67,12 +67,15 @@ extension RecordedExchange {
         public var headers: [Header]
         /// The body bytes (empty when there was none).
         public var body: [UInt8]
+        /// A WebSocket's conversation after its 101, in the order it was sent (empty for any other reply).
+        public var messages: [RecordedSocketMessage]
 
         /// A reply.
-        public init(status: Int, headers: [Header] = [], body: [UInt8] = []) {
+        public init(status: Int, headers: [Header] = [], body: [UInt8] = [], messages: [RecordedSocketMessage] = []) {
             self.status = status
             self.headers = headers
             self.body = body
+            self.messages = messages
         }
     }
 }

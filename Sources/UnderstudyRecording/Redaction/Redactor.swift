@@ -36,12 +36,37 @@ struct Redactor {
         redacted.request.body = redact(body: exchange.request.body, headers: exchange.request.headers)
         redacted.response.headers = redact(exchange.response.headers)
         redacted.response.body = redact(body: exchange.response.body, headers: exchange.response.headers)
+        for index in redacted.response.messages.indices {
+            redacted.response.messages[index] = redact(redacted.response.messages[index])
+        }
         return redacted
     }
 
     private mutating func redact(_ headers: [RecordedExchange.Header]) -> [RecordedExchange.Header] {
         headers.map { rewriter.header($0) { placeholder(for: $0) } }
     }
+
+    /// A text message is redacted as a JSON body is, its JSON found behind a packet type's digits too (Socket.IO's
+    /// `42["auth",{"token":…}]`); then any secret this redactor has already replaced (a login's token, the
+    /// handshake's `Authorization`) is replaced wherever it stands in the text, so a protocol that is not JSON
+    /// (`AUTH eyJ…`) does not carry it into the file. A binary message is kept.
+    private mutating func redact(_ message: RecordedSocketMessage) -> RecordedSocketMessage {
+        guard !message.isBinary else { return message }
+        var redacted = message
+        let digits = message.data.prefix { $0 >= 0x30 && $0 <= 0x39 }.count
+        if let json = rewriter.body(Array(message.data[digits...]), contentType: nil, { placeholder(for: $0) }) {
+            redacted.data = Array(message.data[..<digits]) + json
+        }
+        // Longest first, so a secret that holds a shorter one is replaced whole.
+        for (secret, number) in numbers.sorted(by: { $0.key.utf8.count > $1.key.utf8.count })
+        where secret.utf8.count >= Self.shortestSecretReplacedInText {
+            redacted.data = redacted.data.replacing(Array(secret.utf8), with: Array((Self.prefix + String(number)).utf8))
+        }
+        return redacted
+    }
+
+    /// Secrets shorter than this are not searched for in free text: a four-digit pin would match any number.
+    static let shortestSecretReplacedInText = 8
 
     private mutating func redact(body: [UInt8], headers: [RecordedExchange.Header]) -> [UInt8] {
         rewriter.body(body, contentType: headers.value(for: "Content-Type")) { placeholder(for: $0) } ?? body

@@ -136,19 +136,21 @@ struct TestServers: Sendable {
 
     static var mode: String { ProcessInfo.processInfo.environment["UNDERSTUDY_INTEGRATION_VIA"] ?? "direct" }
 
-    static func start() throws -> TestServers {
+    /// The servers of the mode, the one in front on `port`; a proxied front forwards to `upstream` when given one (a
+    /// restarted front), else to one started here.
+    static func start(port: Int = 0, upstream given: UnderstudyServer? = nil) throws -> TestServers {
         guard mode == "proxy" || mode == "contract" else {
-            return TestServers(server: try UnderstudyServer.start(.init(port: 0)), upstream: nil)
+            return TestServers(server: try UnderstudyServer.start(.init(port: port)), upstream: nil)
         }
-        let upstream = try UnderstudyServer.start(.init(port: 0))
+        let upstream = try given ?? UnderstudyServer.start(.init(port: 0))
         do {
-            var configuration = UnderstudyServer.Configuration(port: 0)
+            var configuration = UnderstudyServer.Configuration(port: port)
             configuration.upstream = try Upstream(url: upstream.baseURL.absoluteString)
             // A document that does not load fails the run: a plain proxy in its place would pass with no violation.
             if mode == "contract" { configuration.spec = try OpenAPISpec(contentsOf: document) }
             return TestServers(server: try UnderstudyServer.start(configuration), upstream: upstream)
         } catch {
-            upstream.stop()
+            if given == nil { upstream.stop() }
             throw error
         }
     }

@@ -9,9 +9,10 @@ import Testing
 import Understudy
 import UnderstudyClient
 import UnderstudyLocking
+import UnderstudyTestSupport
 
-/// The real reconnecting client over real sockets against Understudy's socket faults, each test on a server of its
-/// own (sockets are served by the catalogue, not forwarded, so the proxied runs start one too): what it does after
+/// The real reconnecting client over real sockets against Understudy's socket faults, each test on servers of its
+/// own (in the proxied runs the sockets are relayed to the upstream, and the faults act in front): what it does after
 /// a close that invites it back (1001, 1011), a reset in the middle of a frame, a stall that leaves its pings
 /// unanswered, a refused upgrade with Retry-After, a server restart; and when it stops (1008, its budget spent,
 /// `close()`).
@@ -66,8 +67,9 @@ import UnderstudyLocking
     /// A close that invites the client back: it reconnects, the hook resubscribes, messages flow again.
     @Test(arguments: [1001, 1011, 1012])
     func aCloseThatInvitesItBackReconnects(code: Int) async throws {
-        let server = try UnderstudyServer.start(.init(port: 0))
-        defer { server.stop() }
+        let servers = try TestServers.start()
+        defer { servers.stop() }
+        let server = servers.server
         try server.faults.add(FaultRule(match: .init(path: "/ws/feed"), fault: "drop-after=2; close=\(code)", times: 1))
         let hooks = Locked(0)
         let seen = await events(of: socket(server, "ws/feed?interval=20", connections: hooks)) { seen in
@@ -80,8 +82,9 @@ import UnderstudyLocking
     }
 
     @Test func aResetInTheMiddleOfAFrameIsA1006AndReconnects() async throws {
-        let server = try UnderstudyServer.start(.init(port: 0))
-        defer { server.stop() }
+        let servers = try TestServers.start()
+        defer { servers.stop() }
+        let server = servers.server
         try server.faults.add(FaultRule(match: .init(path: "/ws/feed"), fault: "cut-mid-event=2", times: 1))
         let seen = await events(of: socket(server, "ws/feed?interval=20")) { self.connections($0) == 2 }
         let lost = disconnections(seen).first
@@ -92,8 +95,9 @@ import UnderstudyLocking
 
     /// A stalled server answers no ping: the heartbeat gives it a second, drops it as timed out, and reconnects.
     @Test func aStallWithoutPongsIsNoticedByTheHeartbeat() async throws {
-        let server = try UnderstudyServer.start(.init(port: 0))
-        defer { server.stop() }
+        let servers = try TestServers.start()
+        defer { servers.stop() }
+        let server = servers.server
         try server.faults.add(FaultRule(match: .init(path: "/ws/echo"), fault: "stall-after=0", times: 1))
         let seen = await events(of: socket(server, "ws/echo")) { self.connections($0) == 2 }
         #expect(disconnections(seen).first?.kind == .timedOut)
@@ -102,8 +106,9 @@ import UnderstudyLocking
 
     /// A refused upgrade's Retry-After is the wait before the next attempt.
     @Test func aRefusedUpgradeWaitsForItsRetryAfter() async throws {
-        let server = try UnderstudyServer.start(.init(port: 0))
-        defer { server.stop() }
+        let servers = try TestServers.start()
+        defer { servers.stop() }
+        let server = servers.server
         try server.faults.add(FaultRule(match: .init(path: "/ws/echo"), fault: "status=503; retry-after=1", times: 1))
         let seen = await events(of: socket(server, "ws/echo")) { self.connections($0) == 1 }
         let refusal = disconnections(seen).first
@@ -115,8 +120,9 @@ import UnderstudyLocking
     /// 1008 means "do not come back": the client stops, and its events end.
     @Test(arguments: ["close=1008", "status=403"])
     func aRefusalThatMeansStopEndsTheEvents(fault: String) async throws {
-        let server = try UnderstudyServer.start(.init(port: 0))
-        defer { server.stop() }
+        let servers = try TestServers.start()
+        defer { servers.stop() }
+        let server = servers.server
         try server.faults.add(FaultRule(match: .init(path: "/ws/echo"), fault: fault))
         let seen = await events(of: socket(server, "ws/echo")) { _ in false }
         #expect(!seen.contains { if case .reconnecting = $0 { true } else { false } })
@@ -126,17 +132,19 @@ import UnderstudyLocking
 
     /// A server that goes away (1001 on shutdown) and comes back on the same port: the client is there again.
     @Test func aServerRestartIsSurvived() async throws {
-        let first = try UnderstudyServer.start(.init(port: 0))
-        let port = first.port
+        let first = try TestServers.start()
+        defer { first.stop() }
+        let port = first.server.port
         let policy = ReconnectPolicy(maximumAttempts: 50, baseDelay: .milliseconds(50), maximumDelay: .milliseconds(100),
                                      heartbeatInterval: nil)
-        let client = socket(first, "ws/echo", policy: policy)
-        let restarted = Locked<UnderstudyServer?>(nil)
+        let client = socket(first.server, "ws/echo", policy: policy)
+        let restarted = Locked<TestServers?>(nil)
         defer { restarted.withLock { $0?.stop() } }
         let seen = await events(of: client) { seen in
             if self.connections(seen) == 1, self.disconnections(seen).isEmpty, restarted.withLock({ $0 == nil }) {
-                first.stop()
-                restarted.withLock { $0 = try? UnderstudyServer.start(.init(port: port)) }
+                // The one the client talks to restarts; a proxied run's upstream stays.
+                first.server.stop()
+                restarted.withLock { $0 = try? TestServers.start(port: port, upstream: first.upstream) }
             }
             return self.connections(seen) == 2
         }
@@ -148,8 +156,9 @@ import UnderstudyLocking
     /// Every attempt refused with a status worth retrying: the client backs off, then gives up after its budget. (A
     /// stopped server's port would do too, but a parallel test's server may be given that port.)
     @Test func itGivesUpOnceItsBudgetIsSpent() async throws {
-        let server = try UnderstudyServer.start(.init(port: 0))
-        defer { server.stop() }
+        let servers = try TestServers.start()
+        defer { servers.stop() }
+        let server = servers.server
         try server.faults.add(FaultRule(match: .init(path: "/ws/echo"), fault: "status=503"))
         let client = socket(server, "ws/echo", policy: ReconnectPolicy(maximumAttempts: 2, baseDelay: .milliseconds(10),
                                                                         maximumDelay: .milliseconds(20), heartbeatInterval: nil))
@@ -164,18 +173,9 @@ import UnderstudyLocking
     /// Nothing listening: each attempt is a `.noConnection`, and the budget ends it. The port is held by a socket
     /// bound but not listening, so no parallel test's server can be given it meanwhile.
     @Test func aRefusedConnectionIsNoConnection() async throws {
-        let held = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { Glibc.close(held) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let port = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic -> Int in
-                guard bind(held, generic, length) == 0, getsockname(held, generic, &length) == 0 else { return 0 }
-                return Int(UInt16(bigEndian: pointer.pointee.sin_port))
-            }
-        }
+        let held = HeldPort(listening: false)
+        let port = held.port
+        defer { withExtendedLifetime(held) {} }
         #expect(port > 0)
         var request = URLRequest(url: URL(string: "ws://127.0.0.1:\(port)/ws/echo")!)
         request.timeoutInterval = 5
@@ -189,8 +189,9 @@ import UnderstudyLocking
 
     /// Messages go both ways, and close() stops everything: the events end with no reconnection.
     @Test func sendAndCloseStopEverything() async throws {
-        let server = try UnderstudyServer.start(.init(port: 0))
-        defer { server.stop() }
+        let servers = try TestServers.start()
+        defer { servers.stop() }
+        let server = servers.server
         let client = socket(server, "ws/echo")
         let seen = await events(of: client) { seen in
             if seen.count == 1 { Task { try await client.send(.text("héllo")); try await client.send(.data(Data([1, 2]))) } }
@@ -202,5 +203,34 @@ import UnderstudyLocking
         for await event in client.events { after.append(event) }
         #expect(!after.contains { if case .reconnecting = $0 { true } else { false } })
         await #expect(throws: APIError.self) { try await client.send(.text("gone")) }
+    }
+
+    /// A recorded conversation (`--replay`): the resubscribe hook's message gets the recorded answer; a 1011 after it
+    /// brings the client back, and the second upgrade plays the second recorded conversation.
+    @Test func aReplayedSocketAnswersTheResubscriptionAndReconnects() async throws {
+        func visit(_ number: Int) -> RecordedExchange.Response {
+            RecordedExchange.Response(status: 101, messages: [
+                RecordedSocketMessage(.server, text: "hello \(number)", milliseconds: 0),
+                RecordedSocketMessage(.client, text: "subscribe", milliseconds: 10),
+                RecordedSocketMessage(.server, text: "price \(number)", milliseconds: 20),
+            ])
+        }
+        var configuration = UnderstudyServer.Configuration(port: 0)
+        configuration.replay = Recording(entries: [Recording.Entry(
+            request: RecordedExchange.Request(method: "GET", path: "/live"), responses: [visit(1), visit(2)],
+            file: "GET/live.json")])
+        let server = try UnderstudyServer.start(configuration)
+        defer { server.stop() }
+        try server.faults.add(FaultRule(match: .init(path: "/live"), fault: "drop-after=2; close=1011", times: 1))
+        var request = URLRequest(url: URL(string: "ws://127.0.0.1:\(server.port)/live")!)
+        request.timeoutInterval = 5
+        let client = ReconnectingWebSocket(request: request, policy: Self.quick, transport: .sockets) { socket in
+            try await socket.send(.text("subscribe"))
+        }
+        let seen = await events(of: client) { self.messages($0).count == 4 }
+        #expect(messages(seen) == [.text("hello 1"), .text("price 1"), .text("hello 2"), .text("price 2")])
+        #expect(disconnections(seen).first?.closeCode == 1011)
+        #expect(connections(seen) == 2)
+        await client.close()
     }
 }

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 import Understudy
+import UnderstudyTestSupport
 
 /// The admin API's same-origin and Host rules on a real socket: every refusal is a 403 `{"message"}` without CORS
 /// headers, and leaves the server as it was (checked through the admin API); public routes keep DummyJSON's CORS.
-@Suite struct AdminGateWireTests {
+@Suite(.blocksThreads) struct AdminGateWireTests {
     /// Sends one request on a connection of its own, headers as given (Host included), and reads the reply.
     func exchange(_ port: Int, _ method: String, _ path: String, _ headers: [(String, String)], body: String = "")
         throws -> RawResponse {

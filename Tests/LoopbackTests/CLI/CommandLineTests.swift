@@ -8,7 +8,7 @@ import UnderstudyTestSupport
 /// The `understudy` executable, run as a user runs it.
 ///
 /// Children are started with `posix_spawn` (see `ChildProcess`), not Foundation's `Process`.
-@Suite struct CommandLineTests {
+@Suite(.blocksThreads) struct CommandLineTests {
     /// The executable SwiftPM builds next to the test bundle.
     static var executable: URL {
         var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()

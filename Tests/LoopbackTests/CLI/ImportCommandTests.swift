@@ -3,7 +3,7 @@ import Testing
 import UnderstudyTestSupport
 
 /// `understudy import FILE.har --to DIR`, run as a user runs it: what it prints, and how it refuses bad input.
-@Suite struct ImportCommandTests {
+@Suite(.blocksThreads) struct ImportCommandTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("fixtures/har")
 
@@ -24,9 +24,9 @@ import UnderstudyTestSupport
         #expect(result.status == 0, "\(result.errors)")
         #expect(result.output.contains("written by Chrome DevTools (WebInspector 537.36)"))
         #expect(result.output.contains("wrote GET/api/products/1.json: GET /api/products/1 -> 200, 200"), "\(result.output)")
-        #expect(result.output.contains("skipped entry 11 (GET wss://shop.example.com/api/live): a WebSocket"))
+        #expect(result.output.contains("wrote GET/api/live.json: GET /api/live -> 101 (a WebSocket: 4 messages)"), "\(result.output)")
         #expect(result.output.contains("skipped entry 12 (GET https://shop.example.com/api/slow): it got no response (status 0: net::ERR_CONNECTION_RESET)"))
-        #expect(result.output.contains("Imported 11 of 13 into \(directory); skipped 2."))
+        #expect(result.output.contains("Imported 12 of 13 into \(directory); skipped 1."))
         #expect(result.output.contains("Secrets are placeholders"))
         let written = try FileManager.default.subpathsOfDirectory(atPath: directory)
         #expect(written.contains("understudy-recording.json"))
@@ -52,6 +52,13 @@ import UnderstudyTestSupport
         let missing = try get("/api/products/9999")
         #expect(missing.status == 404 && missing.header("X-Understudy-Replay") == nil)
         #expect(try get("/api/avatars/1.png").body.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        // Chrome's WebSocket, replayed: the server's first words, then the answer to the client's subscription.
+        let socket = try RawWebSocket(port: port, path: "/api/live")
+        #expect(socket.response.status == 101)
+        #expect(socket.readFrame()?.text == #"{"hello":true}"#)
+        socket.sendText(#"{"subscribe":"prices"}"#)
+        #expect(socket.readFrame()?.text == #"{"id":1,"price":9.99}"#)
+        #expect(socket.readFrame()?.payload == [0x00, 0x01, 0x02, 0xFF])
     }
 
     @Test func pulsesNotesAndCopiesArePrinted() throws {

@@ -6,7 +6,7 @@ import UnderstudyTestSupport
 
 /// `understudy --upstream URL --record DIR` killed with SIGKILL while it writes: the directory it leaves loads,
 /// every file in it parses, and `understudy --replay DIR` starts on it.
-@Suite struct RecordingKillTests {
+@Suite(.blocksThreads) struct RecordingKillTests {
     /// The `.json` files below `directory` that a loader reads (hidden ones, a writer's temporary files, are not),
     /// relative.
     private func visibleFiles(in directory: URL) -> [String] {

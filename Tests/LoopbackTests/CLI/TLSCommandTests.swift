@@ -3,7 +3,7 @@ import Testing
 import UnderstudyTestSupport
 
 /// `understudy --tls…` and `understudy tls ca | pin | trust`, run as a user runs them.
-@Suite struct TLSCommandTests {
+@Suite(.blocksThreads) struct TLSCommandTests {
     func temporaryDirectory() -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("understudy-cli-tls-\(UUID().uuidString)").path
     }

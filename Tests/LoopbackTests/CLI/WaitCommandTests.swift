@@ -5,7 +5,7 @@ import UnderstudyTestSupport
 
 /// `understudy wait`, run as a script or an Xcode pre-action runs it: 0 once the server answers, 1 when it does
 /// not in time, 2 on a usage error.
-@Suite struct WaitCommandTests {
+@Suite(.blocksThreads) struct WaitCommandTests {
     private func run(_ arguments: [String]) throws -> CommandLineTests.Run {
         let child = try ChildProcess(executable: CommandLineTests.executable.path, arguments: ["wait"] + arguments)
         let status = child.waitForExit()

@@ -2,13 +2,14 @@ import Foundation
 import Testing
 @testable import Understudy
 import UnderstudyJSON
+import UnderstudyTestSupport
 
 /// Replays every golden case of `Sources/UnderstudyTesting/Resources/contracts/` against an in-process server over
 /// a raw socket: status, the headers that matter (and those that must be absent), and the body: exact JSON (key
 /// order included), exact text (a stream, de-chunked), keys, or values at JSON Pointers. Each case gets a fresh server configured as it
 /// asks (`server`), so its `setup` requests start from nothing and leave nothing behind. Schemas are checked by the
 /// Python replay in `make contract`, which has a JSON Schema validator.
-@Suite struct ContractTests {
+@Suite(.blocksThreads) struct ContractTests {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Sources/UnderstudyTesting/Resources/contracts")

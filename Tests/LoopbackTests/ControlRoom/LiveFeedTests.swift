@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 import Understudy
+import UnderstudyTestSupport
 
 /// `GET /__understudy/events` over a raw socket: the state first, requests as they complete, resume from the
 /// journal, rule and offline changes made from another thread, and a subscriber that stops reading dropped.
-@Suite struct LiveFeedTests {
+@Suite(.blocksThreads) struct LiveFeedTests {
     /// A subscriber reading the feed's raw bytes. Each event is written as one chunk, so its text is contiguous.
     /// `@unchecked Sendable`: one thread at a time reads it (a background reader hands it back through a group).
     final class Subscriber: @unchecked Sendable {

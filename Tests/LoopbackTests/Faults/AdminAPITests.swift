@@ -4,7 +4,7 @@ import Understudy
 import UnderstudyTestSupport
 
 /// `/__understudy/…` over HTTP: rules, journal, sessions, seed, reset, offline, and the errors that name fields.
-@Suite struct AdminAPITests {
+@Suite(.blocksThreads) struct AdminAPITests {
     @Test func rulesCanBeAddedListedAndRemoved() async throws {
         try await withServer { _, client in
             let created = try await client.json("POST", "/__understudy/faults", raw: """
@@ -190,7 +190,7 @@ import UnderstudyTestSupport
     }
 }
 
-@Suite struct AdminTokenTests {
+@Suite(.blocksThreads) struct AdminTokenTests {
     @Test func anAdminTokenGuardsFaultsAndTheAdminAPI() async throws {
         try await withServer({ $0.adminToken = "t0ken" }) { _, client async throws in
             #expect(try await client.send("/products/1", headers: ["X-Understudy-Fault": "status=503"]).status == 401)

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 import Understudy
+import UnderstudyTestSupport
 
 /// What a reply reports as applied, and the headers faults set: only directives that took effect are in
 /// `X-Understudy-Fault-Applied`, empty specs are no specs, and rate limits report their own bucket.
-@Suite struct FaultReportingTests {
+@Suite(.blocksThreads) struct FaultReportingTests {
     private func raw(_ server: UnderstudyServer, _ request: String) throws -> RawResponse? {
         let connection = try RawHTTPConnection(port: server.port)
         connection.write(request)

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 import Understudy
+import UnderstudyTestSupport
 
 /// Each shipped scenario (fixtures/scenarios/), loaded as `--scenario` loads it, does on the wire what its
 /// description says.
-@Suite struct ScenarioWireTests {
+@Suite(.blocksThreads) struct ScenarioWireTests {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("fixtures/scenarios")
 

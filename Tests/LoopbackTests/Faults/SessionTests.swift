@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 import Understudy
+import UnderstudyTestSupport
 
 /// Sessions from outside: what makes one, what ends one, and what a hostile client cannot make the server keep.
-@Suite struct SessionTests {
+@Suite(.blocksThreads) struct SessionTests {
     @Test func requestsDoNotCreateSessions() async throws {
         try await withServer { server, client in
             try server.faults.add(FaultRule(match: .init(path: "/ping"), fault: "delay=1ms..3ms", probability: 0.9))

@@ -9,7 +9,7 @@ import UnderstudyTestSupport
 ///
 /// The slow cases are a few seconds to 17 s each (256 KB at 16 kB/s is 16 s by definition); they are arguments
 /// of one test each, so Swift Testing runs them side by side and the suite takes as long as its slowest case.
-@Suite struct ThrottlingTests {
+@Suite(.blocksThreads) struct ThrottlingTests {
     /// `/products?limit=165`: 264,403 bytes, just over 256 KiB, so the 16 kB/s case takes no longer than it must.
     static let largeTarget = "/products?limit=165"
 

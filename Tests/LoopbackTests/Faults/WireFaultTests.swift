@@ -4,7 +4,7 @@ import Understudy
 import UnderstudyTestSupport
 
 /// Every connection-level fault, read from a raw socket: exact bytes, and how the connection ended.
-@Suite struct WireFaultTests {
+@Suite(.blocksThreads) struct WireFaultTests {
     private func exchange(_ server: UnderstudyServer, _ target: String, fault: String, timeout: Int = 5)
         throws -> (text: String, bytes: [UInt8], ending: RawHTTPConnection.Ending) {
         let connection = try RawHTTPConnection(port: server.port, receiveTimeoutSeconds: timeout)

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 import Understudy
+import UnderstudyTestSupport
 
 /// A repeated plain GET of a catalogue route is answered from its pre-encoded reply without routing; these pin
 /// that the shortcut sends what the full pipeline sends, and steps aside whenever the request asks for more.
-@Suite struct CachedReplyTests {
+@Suite(.blocksThreads) struct CachedReplyTests {
     @Test func aRepeatedGetIsTheFirstReplyByteForByte() async throws {
         try await withServer { server, _ async throws in
             let connection = try RawHTTPConnection(port: server.port)

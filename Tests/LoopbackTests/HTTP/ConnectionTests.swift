@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 import Understudy
+import UnderstudyTestSupport
 
 /// What is on the wire: keep-alive, HEAD, redirects and conditional GETs, read from a raw socket (the limits:
 /// `EvhttpRefusalTests`).
-@Suite struct ConnectionTests {
+@Suite(.blocksThreads) struct ConnectionTests {
     @Test func keepAliveServesManyRequestsOnOneConnection() async throws {
         try await withServer { server, _ in
             let connection = try RawHTTPConnection(port: server.port)

@@ -1,11 +1,12 @@
 import Foundation
 import Testing
 import Understudy
+import UnderstudyTestSupport
 
 /// The requests evhttp refuses by itself, before Understudy sees them (a body over the limit, a head over the limit
 /// or unparsable, a method it does not know, an `Expect` it does not take): each answer is JSON with evhttp's status,
 /// ends its connection, and the server goes on serving new ones.
-@Suite struct EvhttpRefusalTests {
+@Suite(.blocksThreads) struct EvhttpRefusalTests {
     static let bodyTooLarge = "Request body too large: it is over the server's body size limit (or its chunked encoding is malformed)"
     static let badRequest = "Bad request: the request line or headers could not be parsed, or the headers are over the size limit"
 

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 import Understudy
+import UnderstudyTestSupport
 
 /// Reply heads as evhttp writes them, pinned byte for byte: canned heads (several header lines linked in as one
 /// field, `CannedHead`) and a long header line.
-@Suite struct HeadLineTests {
+@Suite(.blocksThreads) struct HeadLineTests {
     @Test func statusAndHeaderLinesAreExact() async throws {
         try await withServer { server, _ async throws in
             let connection = try RawHTTPConnection(port: server.port)

@@ -6,7 +6,7 @@ import UnderstudyTestSupport
 /// `localhost` is ::1 first on macOS and must be what an iOS app says (App Transport Security), so the default
 /// start and `--host localhost` answer on both loopback addresses, on one port: `curl -4` and `curl -6` to
 /// `http://localhost:PORT` both get 200.
-@Suite struct LoopbackPairTests {
+@Suite(.blocksThreads) struct LoopbackPairTests {
     private static func status(host: String, port: Int, path: String = "/products/1") throws -> Int? {
         let connection = try RawHTTPConnection(port: port, host: host)
         connection.write("GET \(path) HTTP/1.1\r\nHost: localhost:\(port)\r\nConnection: close\r\n\r\n")

@@ -3,7 +3,7 @@ import Testing
 import Understudy
 import UnderstudyTestSupport
 
-@Suite struct ServerLifecycleTests {
+@Suite(.blocksThreads) struct ServerLifecycleTests {
     @Test func tenServersInOneProcess() async throws {
         var servers: [UnderstudyServer] = []
         for _ in 0..<10 { servers.append(try UnderstudyServer.start()) }

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 import Understudy
+import UnderstudyTestSupport
 
 /// The committed corpus of hostile requests (`fixtures/hardening/bad-requests.json`), plus floods built here:
 /// each gets a clear answer and the server keeps serving.
-@Suite struct BadInputCorpusTests {
+@Suite(.blocksThreads) struct BadInputCorpusTests {
     struct Case: Decodable, CustomTestStringConvertible {
         let name: String
         let raw: String
@@ -69,7 +70,7 @@ import Understudy
     }
 }
 
-@Suite struct RequestSmugglingTests {
+@Suite(.blocksThreads) struct RequestSmugglingTests {
     @Test(arguments: [("HEAD", "/products/1"), ("TRACE", "/products/1"), ("TRACE", "/__understudy/seed")])
     func aBodyOnAMethodEvhttpDoesNotReadEndsTheConnection(method: String, path: String) async throws {
         try await withServer { server, _ in
@@ -89,7 +90,7 @@ import Understudy
     }
 }
 
-@Suite struct SlowReaderTests {
+@Suite(.blocksThreads) struct SlowReaderTests {
     /// A client that asks for large bodies and stops reading holds at most one reply in the server's buffers (evhttp
     /// reads the next request only after a reply is written), and is dropped by the write timeout.
     @Test func aClientThatStopsReadingIsDropped() async throws {

@@ -6,7 +6,7 @@ import UnderstudyTestSupport
 /// The idle timeout, which the connections' sweep keeps: a connection waiting on its client with no byte moving is
 /// closed after `idleTimeoutSeconds`, never before; one the server itself holds, or whose client keeps sending, is not.
 /// The socket work runs off the cooperative pool: a starved pool would stretch the pauses under test.
-@Suite struct IdleTimeoutTests {
+@Suite(.blocksThreads) struct IdleTimeoutTests {
     @Test func aKeptAliveConnectionIsClosedOnceIdleAndNotBefore() async throws {
         try await withServer({ $0.idleTimeoutSeconds = 1 }) { server, client in
             let port = server.port

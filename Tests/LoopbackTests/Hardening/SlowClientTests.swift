@@ -4,7 +4,7 @@ import Understudy
 import UnderstudyTestSupport
 
 /// Clients that send slowly hold a connection each, and nothing else.
-@Suite struct SlowClientTests {
+@Suite(.blocksThreads) struct SlowClientTests {
     /// 500 clients trickling a request head one byte at a time: each byte restarts the idle timeout, so only
     /// the request-read limit ends them; meanwhile everyone else is served at once.
     @Test func tricklingClientsAreCutOffWhileOthersAreServed() async throws {

@@ -6,7 +6,7 @@ import UnderstudyTestSupport
 
 /// `--upstream`: a second, real Understudy is the team's API; the one under test forwards to it over a real
 /// socket with libevent's client, and its faults act on what comes back.
-@Suite struct ProxyTests {
+@Suite(.blocksThreads) struct ProxyTests {
     /// Runs `body` with an upstream server and a proxy in front of it.
     private func withProxy<T>(timeoutSeconds: Int = 10,
                               _ body: (_ proxy: UnderstudyServer, _ upstream: UnderstudyServer, HTTPTestClient) async throws -> T)
@@ -183,7 +183,7 @@ import UnderstudyTestSupport
 
 /// A body larger than anything the proxy should hold: it streams, and a client that stops reading stops the
 /// upstream too.
-@Suite struct ProxyBackpressureTests {
+@Suite(.blocksThreads) struct ProxyBackpressureTests {
     @Test func a12MiBBodyStreamsWithoutBeingHeldWhole() async throws {
         let size = 12 << 20
         let upstream = try RawUpstream(bodyBytes: size)

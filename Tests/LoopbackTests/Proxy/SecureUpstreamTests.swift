@@ -5,7 +5,7 @@ import UnderstudyTestSupport
 
 /// An https upstream: a second Understudy serving TLS with a CA the test makes, reached through libevent's client
 /// with `bufferevent_openssl`, verified by name against that CA.
-@Suite struct SecureUpstreamTests {
+@Suite(.blocksThreads) struct SecureUpstreamTests {
     private func withProxy(to fixture: TLSServerFixture, _ adjust: (inout Upstream) -> Void = { _ in },
                            _ body: (HTTPTestClient, UnderstudyServer) async throws -> Void) async throws {
         var upstream = try Upstream(url: fixture.url)

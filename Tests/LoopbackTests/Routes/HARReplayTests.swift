@@ -6,7 +6,7 @@ import UnderstudyTestSupport
 
 /// The three fixture HARs (fixtures/har) imported, then served by a replaying server and asked over a raw socket
 /// exactly as each entry's client asked: every usable entry answers with its status and its recorded body.
-@Suite struct HARReplayTests {
+@Suite(.blocksThreads) struct HARReplayTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("fixtures/har")
 
@@ -41,8 +41,17 @@ import UnderstudyTestSupport
                     Issue.record("\(name): \(exchange.summary) is not in the directory")
                     continue
                 }
-                let connection = try RawHTTPConnection(port: server.port)
                 let target = String(exchange.summary.dropFirst(request.method.count + 1))
+                if recorded.status == 101 {
+                    // A WebSocket: the upgrade is accepted, and what the server said first is said again.
+                    let socket = try RawWebSocket(port: server.port, path: target)
+                    #expect(socket.response.status == 101, "\(name): \(exchange.summary) (\(file))")
+                    if let first = recorded.messages.first, first.sender == .server {
+                        #expect(socket.readFrame()?.payload == first.data, "\(name): \(exchange.summary) (\(file))")
+                    }
+                    continue
+                }
+                let connection = try RawHTTPConnection(port: server.port)
                 var head = "\(request.method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
                 if let type = request.headers.value(for: "Content-Type") { head += "Content-Type: \(type)\r\n" }
                 head += "Content-Length: \(request.body.count)\r\n\r\n"

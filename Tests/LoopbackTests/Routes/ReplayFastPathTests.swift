@@ -2,10 +2,11 @@ import Foundation
 import Testing
 import Understudy
 import UnderstudyRecording
+import UnderstudyTestSupport
 
 /// A replayed answer that never changes is canned after its first plain GET: the bytes on the wire stay the ones
 /// the whole pipeline wrote (Date and the rate-limit counters aside), and a sequence is never canned.
-@Suite struct ReplayFastPathTests {
+@Suite(.blocksThreads) struct ReplayFastPathTests {
     private func withReplay(_ body: (UnderstudyServer) async throws -> Void) async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fast-replay-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -5,7 +5,7 @@ import UnderstudyRecording
 import UnderstudyTestSupport
 
 /// `--replay`: a recording written by `RecordingWriter`, served over a real socket and read with URLSession.
-@Suite struct ReplayRouteTests {
+@Suite(.blocksThreads) struct ReplayRouteTests {
     private static let json = [RecordedExchange.Header("Content-Type", "application/json; charset=utf-8")]
     private static let product = #"{"id":1,"title":"Recorded mascara","price":9.99}"#
 

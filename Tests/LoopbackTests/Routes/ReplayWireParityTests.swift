@@ -5,7 +5,7 @@ import UnderstudyTestSupport
 
 /// A replayed route is the built-in route on the wire: `/products/1` recorded from one server and replayed by
 /// another answers every fault with the same bytes and the same ending as the DummyJSON route does.
-@Suite struct ReplayWireParityTests {
+@Suite(.blocksThreads) struct ReplayWireParityTests {
     /// One exchange on a raw socket: every byte the server sent, and how the connection ended. `Connection: close`
     /// so that a whole reply ends too.
     private static func exchange(_ server: UnderstudyServer, fault: String) throws -> (bytes: [UInt8], ending: RawHTTPConnection.Ending) {

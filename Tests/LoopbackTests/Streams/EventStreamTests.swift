@@ -4,7 +4,7 @@ import Understudy
 import UnderstudyTestSupport
 
 /// `GET /products/stream` over a raw socket: the event-stream rules, resume, and every stream fault.
-@Suite struct EventStreamTests {
+@Suite(.blocksThreads) struct EventStreamTests {
     struct Stream {
         let head: String
         /// The de-chunked body.

@@ -3,7 +3,7 @@ import Testing
 import UnderstudyTestSupport
 
 /// The test support itself: a spawned child must not inherit the sockets parallel tests hold.
-@Suite struct ChildProcessTests {
+@Suite(.blocksThreads) struct ChildProcessTests {
     #if os(Linux)
     @Test func aChildInheritsOnlyTheStandardDescriptors() throws {
         // Plain open(2), without O_CLOEXEC, as a socket from socket(2) or libcurl would be.

@@ -8,7 +8,7 @@ import UnderstudyTestSupport
 
 /// HTTPS as outside clients see it: curl and Python trust the local CA when told to and refuse without it; every
 /// route, fault and the admin API work as over http; login's cookies are `Secure` over TLS only.
-@Suite struct HTTPSTests {
+@Suite(.blocksThreads) struct HTTPSTests {
     @Test func curlAndPythonGetA200WithTheCAAndFailWithoutIt() async throws {
         try await TLSServerFixture.with { fixture in
             let trusted = try fixture.curl("/products/1")

@@ -5,7 +5,7 @@ import UnderstudyTestSupport
 
 /// What a TLS port does with input that is not a handshake it can finish: it closes the connection (after a 400
 /// for plain http, TLSHandshakeEdgeTests), and goes on serving everyone else.
-@Suite struct TLSBadInputTests {
+@Suite(.blocksThreads) struct TLSBadInputTests {
     /// The first bytes of a TLS 1.2 ClientHello record, cut off inside its header.
     static let truncatedClientHello: [UInt8] = [0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xfc, 0x03, 0x03]
 

@@ -4,7 +4,7 @@ import Understudy
 import UnderstudyTestSupport
 
 /// Each TLS fault seen from outside, as curl and Python's `ssl` report it, queued through the admin API.
-@Suite struct TLSFaultTests {
+@Suite(.blocksThreads) struct TLSFaultTests {
     /// Queues `fault` through the admin API on the server's plain http port; returns the reply's status and body.
     func queue(_ fixture: TLSServerFixture, _ body: String) throws -> TLSServerFixture.Outcome {
         try TLSServerFixture.run(["curl", "-sS", "-w", "\n%{http_code}", "-X", "POST", "-H", "Content-Type: application/json",

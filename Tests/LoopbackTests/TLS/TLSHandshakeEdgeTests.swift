@@ -5,7 +5,7 @@ import UnderstudyTestSupport
 
 /// What reaches the https port without a TLS handshake (a port probe, plain http), and a stage reset: none of it
 /// takes a queued fault, and plain http is told where to go.
-@Suite struct TLSHandshakeEdgeTests {
+@Suite(.blocksThreads) struct TLSHandshakeEdgeTests {
     /// A connection that never sends a ClientHello leaves the queue as it was: the fault is the next real
     /// handshake's, as a scenario with `understudy wait` before the test needs.
     @Test func aProbeOrPlainHTTPTakesNoQueuedFault() async throws {

@@ -5,7 +5,7 @@ import UnderstudyTestSupport
 
 /// TLS faults a scenario sets, from a file at start or loaded through the admin API, seen by curl's handshakes:
 /// the next handshakes, or every one for an SNI name, fail as the scenario says, and are listed as presented.
-@Suite struct TLSScenarioFaultTests {
+@Suite(.blocksThreads) struct TLSScenarioFaultTests {
     /// curl to `https://name:port/products/1`, the name resolved to the loopback address.
     func curl(_ fixture: TLSServerFixture, _ name: String) throws -> TLSServerFixture.Outcome {
         try TLSServerFixture.run(["curl", "-sS", "-o", "/dev/null", "--max-time", "10", "--cacert", fixture.authority.caCertificatePath,

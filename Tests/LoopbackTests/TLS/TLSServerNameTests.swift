@@ -5,7 +5,7 @@ import UnderstudyTestSupport
 
 /// The fixed SNI names (`expired.localhost`, …) present their fault on every handshake, whatever is queued for
 /// other names, and each such handshake is listed by `GET /__understudy/tls-faults`.
-@Suite struct TLSServerNameTests {
+@Suite(.blocksThreads) struct TLSServerNameTests {
     @Test(arguments: [
         ("expired.localhost", "certificate has expired"),
         ("wrong-host.localhost", "no alternative certificate subject name matches target host name 'wrong-host.localhost'"),

@@ -1,11 +1,12 @@
 import CLibevent
 import Foundation
 import Testing
+import UnderstudyTestSupport
 @testable import Understudy
 
 /// The proxy's TLS client: libevent's own HTTP client over `UpstreamTLS`'s bufferevent, against an HTTPS server
 /// with a CA the test makes, as the proxy reaches an https upstream.
-@Suite struct UpstreamTLSTests {
+@Suite(.blocksThreads) struct UpstreamTLSTests {
     /// The outcome of one GET: the status (0 when none came) and why TLS failed, if it did.
     struct Fetched {
         var status = 0

@@ -6,7 +6,7 @@ import UnderstudyTestSupport
 /// `/ws/echo` on a real socket, read by a client written apart from the server's codec: the opening handshake, the
 /// echo, control frames, the closing handshake, and each bad input closed with the code RFC 6455 names while the
 /// server keeps serving.
-@Suite struct WebSocketEchoTests {
+@Suite(.blocksThreads) struct WebSocketEchoTests {
     /// Runs `body` on a socket opened on a fresh server (off the cooperative pool: the reads block).
     private func withSocket(headers: [String: String] = [:],
                             _ body: @escaping @Sendable (RawWebSocket) throws -> Void) async throws {

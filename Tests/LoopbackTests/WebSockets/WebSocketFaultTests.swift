@@ -6,7 +6,7 @@ import UnderstudyTestSupport
 
 /// Socket faults on a real socket, read by the test's own RFC 6455 client: each directive, asked for by header,
 /// `_fault` or a rule, does to `/ws/feed` and `/ws/echo` what the fault cookbook says, and the server serves on.
-@Suite struct WebSocketFaultTests {
+@Suite(.blocksThreads) struct WebSocketFaultTests {
     /// Opens `path` with `headers` on a fresh server and runs `body` off the cooperative pool (the reads block);
     /// then checks the server still answers.
     private func withSocket(_ path: String, headers: [String: String] = [:], timeout: Int = 5,

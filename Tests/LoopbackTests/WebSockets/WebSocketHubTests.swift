@@ -7,7 +7,7 @@ import UnderstudyTestSupport
 /// The open sockets as the admin API sees and steers them, and `/ws/chat`'s rooms, on real sockets: a chat message
 /// reaches the room's other sockets only; `POST /__understudy/sockets/send` pushes to the sockets a path, session
 /// or id picks; a socket is closed with a code, or reset, by its id; the list follows them.
-@Suite struct WebSocketHubTests {
+@Suite(.blocksThreads) struct WebSocketHubTests {
     /// One admin call over its own connection, from the blocking side: the status and the JSON body.
     private static func admin(_ port: Int, _ method: String, _ path: String, _ body: String = "") -> (Int, [String: Any]) {
         guard let connection = try? RawHTTPConnection(port: port, receiveTimeoutSeconds: 5) else { return (0, [:]) }

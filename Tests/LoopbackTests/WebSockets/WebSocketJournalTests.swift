@@ -6,7 +6,7 @@ import UnderstudyTestSupport
 
 /// A socket's journal entry, over the wire: its messages both ways, with the fault that acted on one, its closes,
 /// and its session, in Swift, in the admin API's JSON and through UnderstudyControl.
-@Suite struct WebSocketJournalTests {
+@Suite(.blocksThreads) struct WebSocketJournalTests {
     @Test func aSocketsEntryRecordsItsMessagesAndCloses() async throws {
         try await withServer { server, client in
             let port = server.port

@@ -70,6 +70,39 @@ import UnderstudyJSON
         #expect(BodyKind.stored(Array("{oops".utf8), contentType: "application/json").kind == .text)
     }
 
+    /// A WebSocket's 101 keeps its conversation: text as text, binary as base64, times in whole milliseconds.
+    @Test func aSocketsConversationIsWrittenAndReadBack() throws {
+        let request = RecordedExchange.Request(method: "GET", path: "/live")
+        let messages = [
+            RecordedSocketMessage(.server, text: #"{"hello":true}"#, milliseconds: 100.4),
+            RecordedSocketMessage(.client, text: "subscribe", milliseconds: 250),
+            RecordedSocketMessage(.server, data: [0, 1, 2, 255], isBinary: true, milliseconds: 300),
+        ]
+        let bytes = RecordingFile.encode(request, [RecordedExchange.Response(status: 101, messages: messages)])
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.contains(#"""
+                  "from": "server",
+                  "at": 100,
+                  "text": "{\"hello\":true}"
+        """#), "\(text)")
+        #expect(text.contains(#""base64": "AAEC/w==""#))
+        let (_, responses) = try RecordingFile.decode(bytes, file: "GET/live.json")
+        var expected = messages
+        expected[0].milliseconds = 100
+        #expect(responses == [RecordedExchange.Response(status: 101, messages: expected)])
+    }
+
+    @Test(arguments: [
+        (#"[{"from": "browser", "at": 0, "text": "x"}]"#, #""from" must be "client" or "server", not "browser""#),
+        (#"[{"from": "client", "at": -1, "text": "x"}]"#, #""at" must be the milliseconds since the socket opened"#),
+        (#"[{"from": "client", "at": 0}]"#, #"a message needs its payload as a "text" string or a "base64" string"#),
+        (#"{"from": "client"}"#, #""messages" must be an array of messages"#),
+    ])
+    func aBrokenMessageIsReportedWithItsPlace(messages: String, reason: String) {
+        let text = #"{"request": {"method": "GET", "path": "/s"}, "responses": [{"status": 101, "messages": \#(messages)}]}"#
+        expectRefusal(text, file: "GET/s.json", startingWith: "GET/s.json:1:", reason: reason)
+    }
+
     @Test(arguments: [
         ("{\n  \"request\": {\n    \"method\": \"GET\",\n    \"path\": \"/a\"\n  },\n  \"responses\": [\n    {\"status\": 200,}\n  ]\n}", 7, 20, "expected a string key"),
         ("{\n  \"request\": {\"method\": \"GET\", \"path\": \"/a\"},\n  \"responses\": [{\"status\": \"200\"}]\n}", 3, 28, "the status must be an integer"),
@@ -79,12 +112,18 @@ import UnderstudyJSON
         ("{\"request\": {\"method\": \"GET\", \"path\": \"a\"}, \"responses\": [{\"status\": 200}]}", 1, 39, "must start with '/'"),
     ])
     func reportsFileLineColumnAndReason(text: String, line: Int, column: Int, reason: String) {
+        expectRefusal(text, file: "GET/a.json", startingWith: "GET/a.json:\(line):\(column): ", reason: reason)
+    }
+
+    /// Decoding `text` as `file` fails with a description starting with `place` and a reason containing `reason`.
+    private func expectRefusal(_ text: String, file: String, startingWith place: String, reason: String,
+                               sourceLocation: SourceLocation = #_sourceLocation) {
         do {
-            _ = try RecordingFile.decode(Array(text.utf8), file: "GET/a.json")
-            Issue.record("decoded a broken file")
+            _ = try RecordingFile.decode(Array(text.utf8), file: file)
+            Issue.record("decoded a broken file", sourceLocation: sourceLocation)
         } catch {
-            #expect(error.description.hasPrefix("GET/a.json:\(line):\(column): "), "\(error)")
-            #expect(error.reason.contains(reason), "\(error)")
+            #expect(error.description.hasPrefix(place), "\(error)", sourceLocation: sourceLocation)
+            #expect(error.reason.contains(reason), "\(error)", sourceLocation: sourceLocation)
         }
     }
 

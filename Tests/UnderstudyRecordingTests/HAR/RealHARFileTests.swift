@@ -30,20 +30,34 @@ import UnderstudyTestSupport
         #expect(archive.exchanges.map(\.summary) == ["GET /docs/?hello=world&userId=abc-123"])
     }
 
+    /// A WebSocket whose messages the file does not hold (every exporter but Chrome writes none) has nothing to replay.
     @Test(arguments: [
-        #""_webSocketMessages": [{"type": "send", "time": 1, "opcode": 1, "data": "hi"}]"#,
-        #""_resourceType": "WebSocket""#,
+        #""_resourceType": "WebSocket", "response": {"status": 200, "content": {"text": "x"}}"#,
+        #""_webSocketMessages": [], "response": {"status": 101, "headers": [{"name": "Upgrade", "value": "websocket"}]}"#,
     ])
-    func anEntryThatSaysItIsAWebSocketIsSkippedAsOne(field: String) throws {
-        let entry = #"{\#(field), "request": {"method": "GET", "url": "https://x.test/socket"}, "response": {"status": 200, "content": {"text": "x"}}}"#
+    func aWebSocketWithoutMessagesIsSkippedAsOne(field: String) throws {
+        let entry = #"{\#(field), "request": {"method": "GET", "url": "https://x.test/socket"}}"#
         let archive = try HARArchiveTests.read(HARArchiveTests.log(entry: entry))
-        #expect(archive.skipped.map(\.reason) == ["a WebSocket: its messages are not HTTP exchanges"])
+        #expect(archive.skipped.map(\.reason) == [
+            "a WebSocket whose messages the file does not hold (Chrome's HAR files keep them, in _webSocketMessages)",
+        ])
     }
 
-    @Test func aSwitchToWebSocketIsSkippedAsOne() throws {
-        let entry = #"{"request": {"method": "GET", "url": "https://x.test/socket"}, "response": {"status": 101, "headers": [{"name": "Upgrade", "value": "websocket"}]}}"#
+    /// Messages that are neither text nor binary, or lack a field, are left out with a note; none usable, skipped.
+    @Test func aWebSocketsUnusableMessagesAreLeftOutWithANote() throws {
+        let messages = #"[{"type": "send", "time": 1, "opcode": 1, "data": "hi"}, {"type": "receive", "time": 2, "opcode": 9, "data": ""}, {"type": "receive", "data": "no time"}]"#
+        let entry = #"{"_webSocketMessages": \#(messages), "request": {"method": "GET", "url": "ws://x.test/socket?room=a"}}"#
         let archive = try HARArchiveTests.read(HARArchiveTests.log(entry: entry))
-        #expect(archive.skipped.map(\.reason) == ["a WebSocket: its messages are not HTTP exchanges"])
+        let socket = try #require(archive.exchanges.first)
+        #expect(socket.summary == "GET /socket?room=a")
+        #expect(socket.recorded.response.messages == [RecordedSocketMessage(.client, text: "hi", milliseconds: 0)])
+        #expect(socket.notes == ["2 of the socket's 3 messages had no type, time or data, or were not text or binary: left out"])
+
+        let unusable = #"{"_webSocketMessages": [{"type": "ping", "time": 1, "data": ""}], "request": {"method": "GET", "url": "ws://x.test/s"}}"#
+        let skipped = try HARArchiveTests.read(HARArchiveTests.log(entry: unusable))
+        #expect(skipped.skipped.map(\.reason) == [
+            "a WebSocket none of whose 1 messages is a text or binary message with a type, a time and data",
+        ])
     }
 
     /// Firefox's cached replies without bodies are skipped with Firefox's own words, never served as empty 200s;

@@ -59,4 +59,29 @@ import Testing
             #expect(redacted.map { String(decoding: $0, as: UTF8.self).contains("understudy-redacted-1") } == true, "\(body)")
         }
     }
+    /// A socket's text messages: JSON is redacted as a body is, behind Socket.IO's packet digits too; a secret seen
+    /// earlier in the recording (the login's token, the handshake's `Authorization`) is replaced in any text; a
+    /// short secret is not searched for in free text, and binary messages are kept.
+    @Test func aSocketsTextMessagesLoseTheirSecretsWhateverTheirForm() {
+        var redactor = Redactor(options: RecordingOptions())
+        _ = redactor.redact(Exchanges.post("/auth/login", body: #"{"username":"emilys","password":"1234"}"#,
+                                           response: #"{"accessToken":"eyJhbGciOi.payload.sig"}"#))
+        var socket = Exchanges.get("/live", status: 101, body: "",
+                                   headers: [.init("Authorization", "Bearer eyJhbGciOi.payload.sig")])
+        socket.response.messages = [
+            .init(.client, text: #"{"type":"auth","token":"t0ken-in-json"}"#, milliseconds: 1),
+            .init(.client, text: #"42["auth",{"token":"socket-io-token"}]"#, milliseconds: 2),
+            .init(.client, text: "AUTH eyJhbGciOi.payload.sig", milliseconds: 3),
+            .init(.server, text: "password 1234 accepted; welcome", milliseconds: 4),
+            .init(.server, data: Array("eyJhbGciOi.payload.sig".utf8), isBinary: true, milliseconds: 5),
+        ]
+        let messages = redactor.redact(socket).response.messages.map { String(decoding: $0.data, as: UTF8.self) }
+        #expect(messages == [
+            #"{"type":"auth","token":"understudy-redacted-3"}"#,
+            #"42["auth",{"token":"understudy-redacted-4"}]"#,
+            "AUTH understudy-redacted-2",
+            "password 1234 accepted; welcome",
+            "eyJhbGciOi.payload.sig",
+        ])
+    }
 }

@@ -82,5 +82,6 @@ final class FakeTransport: TransportControls {
     var tlsFaults: TLSFaultQueue? { nil }
     func goOffline(forMilliseconds milliseconds: Int) {}
     func sendUpstream(_ request: UpstreamRequest) -> UpstreamExchange { .unsent("no upstream", at: 0) }
+    func openUpstreamSocket() -> UpstreamSocket? { nil }
     var loopSubmitter: @Sendable (@escaping @Sendable () -> Void) -> Void { { work in work() } }
 }

@@ -21,8 +21,9 @@ import UnderstudyRecording
 
     private func responder(upstream: Bool = false, rules: Bool = false) -> ReplayResponder {
         let fallback = upstream ? UpstreamResponder(upstream: try! Upstream(url: "http://127.0.0.1:9"), recorder: recorder,
-                                                    monotonicMilliseconds: { 0 }) : nil
+                                                    sockets: WebSocketHub(clock: { 0 }), monotonicMilliseconds: { 0 }) : nil
         return ReplayResponder(routes: ReplayRoutes(ReplayResponderTests.recording), fallback: fallback, recorder: recorder,
+                               sockets: WebSocketHub(clock: { 0 }),
                                rulesInstalled: { rules })
     }
 

@@ -5,7 +5,8 @@ import Testing
 /// delivery a `ProxiedReply` (an exchange that cannot start, with no transport, fails as unsent).
 @Suite struct UpstreamResponderTests {
     private let responder = UpstreamResponder(upstream: try! Upstream(url: "http://127.0.0.1:9/v1"),
-                                              recorder: Recorder(writer: nil), monotonicMilliseconds: { 42 })
+                                              recorder: Recorder(writer: nil), sockets: WebSocketHub(clock: { 0 }),
+                                              monotonicMilliseconds: { 42 })
 
     @Test func everyRequestIsForwardedWhateverItsKind() {
         let request = HTTPRequest(method: "GET", target: "/products/stream")

@@ -10,9 +10,26 @@ async function refreshSockets() {
   if (reply.ok && reply.json) renderSockets(reply.json.sockets);
 }
 
+// Rows are kept by socket id and only their counts change: rebuilt every second, a row would lose the close code a
+// presenter just picked (and close an open menu under their hand) before they reach its Close button.
 function renderSockets(sockets) {
   $("sockets-empty").hidden = sockets.length > 0;
-  $("sockets-list").replaceChildren(...sockets.map(socketRow));
+  const list = $("sockets-list");
+  const open = new Set(sockets.map((socket) => socket.id));
+  const shown = new Map();
+  for (const item of [...list.children]) {
+    if (open.has(item.dataset.socket)) shown.set(item.dataset.socket, item);
+    else item.remove();
+  }
+  for (const socket of sockets) {
+    const item = shown.get(socket.id);
+    if (item) item.querySelector(".stat").textContent = socketCounts(socket);
+    else list.append(socketRow(socket));
+  }
+}
+
+function socketCounts(socket) {
+  return `${socket.sent} sent, ${socket.received} received`;
 }
 
 function socketRow(socket) {
@@ -24,7 +41,7 @@ function socketRow(socket) {
     (socket.session ? ` (${socket.session})` : "");
   const counts = document.createElement("span");
   counts.className = "stat";
-  counts.textContent = `${socket.sent} sent, ${socket.received} received`;
+  counts.textContent = socketCounts(socket);
   const code = document.createElement("select");
   code.setAttribute("aria-label", `Close code for ${socket.id}`);
   for (const value of SOCKET_CODES) code.append(new Option(String(value), String(value)));

@@ -1,0 +1,14 @@
+import CLibevent
+
+/// Moves all of `input`'s bytes onto the end of `bytes`, in one copy: what a connection's read callback does with
+/// what arrived (a taken-over client's, a relayed socket's upstream).
+func drainEvbuffer(_ input: OpaquePointer, into bytes: inout [UInt8]) {
+    let count = evbuffer_get_length(input)
+    guard count > 0 else { return }
+    let start = bytes.count
+    bytes += repeatElement(0, count: count)
+    let removed = bytes.withUnsafeMutableBytes { buffer in
+        evbuffer_remove(input, buffer.baseAddress! + start, count)
+    }
+    if removed < count { bytes.removeLast(count - max(0, Int(removed))) }
+}
