@@ -1,5 +1,6 @@
 # Understudy: `make run` serves on http://127.0.0.1:8080, `make test` runs every test (about 3 minutes warm),
-# `make check` runs everything CI runs (.ci/run). Both install what they need.
+# `make check` runs everything, as before a stop (CI's .ci/run runs the same but the full `--spec` conformance).
+# All install what they need.
 SWIFT ?= swift
 HOST ?= 127.0.0.1
 PORT ?= 8080
@@ -35,7 +36,7 @@ run: release
 # contributor's loop: about 4 minutes on a warm build.
 test: unit contract-smoke spec-conformance-smoke browser
 
-# Everything CI runs (.ci/run): `make test` with the full schemathesis passes instead of their smoke, then the
+# Everything, run before each stop: `make test` with the full schemathesis passes instead of their smoke, then the
 # documentation, the suite under AddressSanitizer and ThreadSanitizer, and a short fuzzing run per target, seeded
 # so that a failure here replays exactly (`make fuzz` alone runs a minute per target from a fresh seed, which is
 # where new finds come from).
