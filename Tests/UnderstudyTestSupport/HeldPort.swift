@@ -1,8 +1,8 @@
 import Foundation
 
-/// A loopback port held by a socket of the test's: bound, and listening or not. Nothing answers on it, and no
-/// parallel test's server can be given it while it is held.
-package final class HeldPort {
+/// A loopback port held by a socket of the test's: bound, and listening or not. Nothing answers on it unless the
+/// test takes a connection and answers by hand, and no parallel test's server can be given it while it is held.
+package final class HeldPort: Sendable {
     /// The port; 0 when no socket could be bound.
     package let port: Int
     private let descriptor: Int32
@@ -27,6 +27,11 @@ package final class HeldPort {
                 return Int(UInt16(bigEndian: pointer.pointee.sin_port))
             }
         }
+    }
+
+    /// The next connection to a listening port, blocking until one comes; -1 on failure. The caller closes it.
+    package func acceptConnection() -> Int32 {
+        accept(descriptor, nil, nil)
     }
 
     deinit {

@@ -21,8 +21,11 @@ extension WebSocketSession {
                 sender.finish(code ?? .normal, reason: reason, now: now)
             case .broke(let failure):
                 leg?.sendControl(WebSocketRelay.close(failure.code, reason: failure.reason))
-                sender.finish(WebSocketSession.badGateway, reason: "the upstream broke the protocol: \(failure.reason)",
-                              now: now)
+                // A message over the relay's limit is no fault of the upstream's: the client hears 1009 and the limit.
+                let tooBig = failure.code == .messageTooBig
+                sender.finish(tooBig ? .messageTooBig : WebSocketSession.badGateway,
+                              reason: tooBig ? "the upstream sent \(failure.reason), over the relay's limit"
+                                  : "the upstream broke the protocol: \(failure.reason)", now: now)
             case .accepted, .refused, .failed:
                 break
             }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import Understudy
+@testable import Understudy
+import UnderstudyLocking
 import UnderstudyRecording
 import UnderstudyTestSupport
 
@@ -174,6 +175,57 @@ import UnderstudyTestSupport
             #expect(String(decoding: socket.response.body, as: UTF8.self)
                 == #"{"message":"The upstream http://127.0.0.1:\#(port) did not answer in time: no answer within 1 s"}"#)
         }
+    }
+
+    /// An upstream message over the relay's 1 MiB limit: the upstream did nothing wrong, so the client hears 1009
+    /// and the limit, not 1014. The upstream is answered by hand: its 101, then a frame head announcing 1 MiB + 1.
+    @Test func anUpstreamMessageOverTheLimitIs1009() async throws {
+        let held = HeldPort(listening: true)
+        let port = held.port
+        defer { withExtendedLifetime(held) {} }
+        try #require(port > 0)
+        let upstreamHeard = Locked<[UInt8]>([])
+        Thread {
+            let connection = held.acceptConnection()
+            guard connection >= 0 else { return }
+            defer { close(connection) }
+            var head: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 4096)
+            while !String(decoding: head, as: UTF8.self).contains("\r\n\r\n") {
+                let count = recv(connection, &chunk, chunk.count, 0)
+                guard count > 0 else { return }
+                head += chunk.prefix(count)
+            }
+            let key = String(decoding: head, as: UTF8.self).split(separator: "\r\n")
+                .first { $0.lowercased().hasPrefix("sec-websocket-key:") }?.split(separator: ":")[1]
+                .trimmingCharacters(in: .whitespaces) ?? ""
+            let answer = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                + "Sec-WebSocket-Accept: \(WebSocketHandshake.accept(key: key))\r\n\r\n"
+            let length = (1 << 20) + 1
+            let frame: [UInt8] = [0x82, 127] + (0..<8).reversed().map { UInt8(truncatingIfNeeded: length >> ($0 * 8)) }
+            _ = (Array(answer.utf8) + frame + [0, 1, 2]).withUnsafeBytes { send(connection, $0.baseAddress, $0.count, 0) }
+            // What the relay says back (its close), until it hangs up.
+            while true {
+                let count = recv(connection, &chunk, chunk.count, 0)
+                guard count > 0 else { return }
+                upstreamHeard.withLock { $0 += chunk.prefix(count) }
+            }
+        }.start()
+        var configuration = UnderstudyServer.Configuration()
+        configuration.upstream = try Upstream(url: "http://127.0.0.1:\(port)")
+        let proxy = try UnderstudyServer.start(configuration)
+        defer { proxy.stop() }
+        await socket(proxy) { socket in
+            #expect(socket.response.status == 101)
+            let close = socket.readFrame()
+            #expect(close?.closeCode == 1009)
+            #expect(close?.text == "the upstream sent a message over 1048576 bytes, over the relay's limit")
+        }
+        // The upstream was told too, masked as a client's close is: 1009.
+        #expect(await waitUntil(within: .seconds(10)) {
+            let heard = upstreamHeard.withLock { $0 }
+            return heard.count >= 8 && heard[0] == 0x88 && heard[1] & 0x80 != 0
+                && (heard[6] ^ heard[2], heard[7] ^ heard[3]) == (0x03, 0xF1)
+        })
     }
 
     @Test func aRelayedConversationIsRecordedWithoutItsSecretsAndReplays() async throws {
