@@ -9,7 +9,7 @@ import UnderstudyControlTesting
 import UnderstudyTestSupport
 
 /// The session trait against one `understudy` shared by every test, as `make run` is shared by a UI-test suite.
-@Suite(.understudySession { ServerProcess.shared.control }, .blocksThreads)
+@Suite(.blocksThreads, .understudySession { ServerProcess.shared.control })
 struct UnderstudySessionTraitTests {
     /// The recipe of UnderstudyControl's "Testing your app" article, as written there: "503 twice, then recover" and "3 attempts" from the journal.
     @Test func recoversAfterTwo503s() async throws {

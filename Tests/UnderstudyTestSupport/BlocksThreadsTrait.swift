@@ -27,6 +27,22 @@ package struct BlocksThreadsTrait: TestTrait, SuiteTrait, TestScoping {
     }
 }
 
+extension BlocksThreadsTrait {
+    /// Fails the running test when `what`, about to block its thread, runs on Swift concurrency's shared pool:
+    /// its suite needs `.blocksThreads`, or the work `offThePool`. The blocking helpers call it, so a test that
+    /// forgets the trait fails where it blocks, instead of slowing every other test of the run.
+    ///
+    /// On the pool means: in a task, on no thread of ``BlockingTestsExecutor``'s and not the main thread. A thread
+    /// a test starts itself (`offThePool`) runs no task.
+    package static func expectOffTheSharedPool(_ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        guard #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *),
+              withUnsafeCurrentTask(body: { $0 != nil }), !Thread.isMainThread,
+              Thread.current.threadDictionary[BlockingTestsExecutor.marker] == nil else { return }
+        Issue.record("\(what) blocks a thread of Swift concurrency's shared pool: give the suite `.blocksThreads`, or run it in `offThePool`",
+                     sourceLocation: sourceLocation)
+    }
+}
+
 extension Trait where Self == BlocksThreadsTrait {
     /// The suite's tests block threads, so they run off Swift concurrency's shared pool.
     package static var blocksThreads: Self { BlocksThreadsTrait() }
@@ -43,13 +59,20 @@ package final class BlockingTestsExecutor: TaskExecutor {
     /// The one executor the trait uses.
     package static let shared = BlockingTestsExecutor(threads: ProcessInfo.processInfo.activeProcessorCount)
 
+    /// The key a thread of this executor carries in its `threadDictionary`: how `expectOffTheSharedPool` knows
+    /// one. (Not the thread's name: on Linux the kernel's name is the starting thread's, often a pool thread's.)
+    static let marker = "understudy.blocking-tests"
+
     private let jobs = Locked<[UnownedJob]>([])
     /// Counts the queued jobs: a thread waits on it, then takes one.
     private let queued = DispatchSemaphore(value: 0)
 
     private init(threads: Int) {
         for index in 0..<max(1, threads) {
-            let thread = Thread { [self] in work() }
+            let thread = Thread { [self] in
+                Thread.current.threadDictionary[BlockingTestsExecutor.marker] = true
+                work()
+            }
             thread.name = "blocking-tests-\(index)"
             thread.start()
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// A child process started with `posix_spawn`, its output going to temporary files.
 ///
@@ -79,6 +80,7 @@ package final class ChildProcess {
     /// Waits for the child and returns its exit status (128 + the signal when a signal ended it).
     @discardableResult
     package func waitForExit() -> Int32 {
+        BlocksThreadsTrait.expectOffTheSharedPool("Waiting for a child process's exit")
         if let exitStatus { return exitStatus }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
@@ -99,6 +101,7 @@ package final class ChildProcess {
     /// The first line the child printed on stdout, polled every 10 ms for up to `seconds` (synchronous, for
     /// initialisers that cannot await; `waitUntil` elsewhere).
     package func firstLine(within seconds: Double) -> String? {
+        BlocksThreadsTrait.expectOffTheSharedPool("Polling a child process's first line")
         let deadline = Date().addingTimeInterval(seconds)
         while true {
             // One read: the child may be writing the line between two reads of the file.

@@ -6,7 +6,7 @@ import UnderstudyTestSupport
 
 /// `understudy spec check FILE --recording DIR --har FILE.har`: a recorded session and a HAR held to a document, as a
 /// user runs it in CI.
-@Suite struct SpecCheckCommandTests {
+@Suite(.blocksThreads) struct SpecCheckCommandTests {
     private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
     private static let document = root.appendingPathComponent("openapi/openapi.yaml").path

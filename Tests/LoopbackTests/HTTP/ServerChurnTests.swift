@@ -6,7 +6,7 @@ import UnderstudyTestSupport
 /// Starting and stopping servers frees everything: no listener, connection, event base (its epoll and
 /// notification descriptors) or pipe is left behind. Run in a process of its own (`UnderstudyBench churn`), so
 /// the count is exact: in this one, parallel suites open and close descriptors of their own all the time.
-@Suite struct ServerChurnTests {
+@Suite(.blocksThreads) struct ServerChurnTests {
     static var churnExecutable: String {
         CommandLineTests.executable.deletingLastPathComponent().appendingPathComponent("UnderstudyBench").path
     }

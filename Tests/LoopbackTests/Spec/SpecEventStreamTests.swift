@@ -5,7 +5,7 @@ import UnderstudyTestSupport
 
 /// A document's `text/event-stream` operation is a stream on the wire: chunked events that the stream faults act on,
 /// as they act on `/products/stream`.
-@Suite struct SpecEventStreamTests {
+@Suite(.blocksThreads) struct SpecEventStreamTests {
     private let server: UnderstudyServer
     private let client: HTTPTestClient
 

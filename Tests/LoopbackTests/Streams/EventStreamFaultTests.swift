@@ -1,10 +1,11 @@
 import Foundation
 import Testing
 import Understudy
+import UnderstudyTestSupport
 
 /// Stream faults at their edges: a stall before any event, a stall while bytes are dripped, and `chunk=1`
 /// splitting multi-byte UTF-8.
-@Suite struct EventStreamFaultTests {
+@Suite(.blocksThreads) struct EventStreamFaultTests {
     private let streams = EventStreamTests()
 
     @Test func stallAfterZeroStallsRightAfterTheRetryField() async throws {

@@ -1,4 +1,6 @@
 import Foundation
+import Testing
+import UnderstudyTestSupport
 
 /// A plain TCP connection for checking what is really on the wire (URLSession follows redirects, hides HEAD
 /// bodies and reuses connections as it likes).
@@ -140,6 +142,7 @@ final class RawHTTPConnection {
     func readUntilEnd() -> (bytes: [UInt8], ending: Ending) {
         var buffer: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
+        BlocksThreadsTrait.expectOffTheSharedPool("A raw connection's read")
         while true {
             let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
             if count > 0 {
@@ -161,6 +164,7 @@ final class RawHTTPConnection {
     }
 
     private func readChunk() -> [UInt8]? {
+        BlocksThreadsTrait.expectOffTheSharedPool("A raw connection's read")
         var chunk = [UInt8](repeating: 0, count: 65_536)
         let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
         guard count > 0 else { return nil }

@@ -3,7 +3,7 @@ import Testing
 @testable import UnderstudyClient
 import UnderstudyTestSupport
 
-@Suite struct PinnedKeysTests {
+@Suite(.blocksThreads) struct PinnedKeysTests {
     @Test func pinsAreTheBase64OfADigest() throws {
         let pin = Data(repeating: 7, count: 32).base64EncodedString()
         #expect(try PinnedKeys([pin, pin]).digests == [pin])
