@@ -2,6 +2,22 @@
 /// message must be (RFC 6455 §8.1), and so must a close frame's reason.
 package enum UTF8Check {
     package static func isValid<Bytes: Collection>(_ bytes: Bytes) -> Bool where Bytes.Element == UInt8 {
+        // Most text is ASCII: eight bytes at a time while it is, then the full check from the first byte that is
+        // not (every byte before it ended a character).
+        let contiguous = bytes.withContiguousStorageIfAvailable { buffer -> Bool in
+            let raw = UnsafeRawBufferPointer(buffer)
+            var index = 0
+            while index + 8 <= raw.count,
+                  raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                index += 8
+            }
+            while index < raw.count, raw[index] < 0x80 { index += 1 }
+            return index == raw.count || isValidByteByByte(buffer[index...])
+        }
+        return contiguous ?? isValidByteByByte(bytes)
+    }
+
+    private static func isValidByteByByte<Bytes: Collection>(_ bytes: Bytes) -> Bool where Bytes.Element == UInt8 {
         var iterator = bytes.makeIterator()
         while let lead = iterator.next() {
             let count: Int

@@ -41,24 +41,24 @@ package struct WebSocketFrame: Equatable, Sendable {
     /// The frame's bytes: unmasked as a server sends them (§5.1), or masked with `mask` (four bytes) as a client
     /// must; the length in its shortest encoding.
     package func encoded(mask: [UInt8]? = nil) -> [UInt8] {
+        let mask = mask?.count == 4 ? mask : nil
+        let count = payload.count
+        let lengthBytes = count < 126 ? 0 : count < 65_536 ? 2 : 8
+        // One allocation, sized up front: a socket frames every message it sends, so this is on its hot path.
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(payload.count + 14)
+        bytes.reserveCapacity(2 + lengthBytes + (mask == nil ? 0 : 4) + count)
         bytes.append((fin ? 0x80 : 0) | opcode.rawValue)
         let maskBit: UInt8 = mask == nil ? 0 : 0x80
-        switch payload.count {
-        case ..<126:
-            bytes.append(maskBit | UInt8(payload.count))
-        case ..<65_536:
-            bytes.append(maskBit | 126)
-            bytes += [UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
-        default:
-            bytes.append(maskBit | 127)
-            let length = UInt64(payload.count)
-            bytes += (0..<8).reversed().map { UInt8(truncatingIfNeeded: length >> (UInt64($0) * 8)) }
+        bytes.append(maskBit | (lengthBytes == 0 ? UInt8(count) : lengthBytes == 2 ? 126 : 127))
+        for shift in stride(from: (lengthBytes - 1) * 8, through: 0, by: -8) {
+            bytes.append(UInt8(truncatingIfNeeded: UInt64(count) >> UInt64(shift)))
         }
-        guard let mask, mask.count == 4 else { return bytes + payload }
+        guard let mask else {
+            bytes += payload
+            return bytes
+        }
         bytes += mask
-        bytes += payload.enumerated().map { $0.element ^ mask[$0.offset & 3] }
+        for (offset, byte) in payload.enumerated() { bytes.append(byte ^ mask[offset & 3]) }
         return bytes
     }
 }

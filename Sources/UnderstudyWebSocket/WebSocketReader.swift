@@ -47,7 +47,14 @@ package struct WebSocketReader {
     /// Takes the bytes of a read; returns what they complete, in order. After a close frame or a failure, nothing.
     package mutating func receive(_ bytes: [UInt8]) -> [Event] {
         guard failure == nil, !sawClose else { return [] }
-        buffer += bytes
+        if consumed == buffer.count {
+            // Nothing left over from the last read (the usual case: reads hold whole frames): the read's array is
+            // taken as it is, not copied in.
+            buffer = bytes
+            consumed = 0
+        } else {
+            buffer += bytes
+        }
         var events: [Event] = []
         while failure == nil, !sawClose {
             switch nextFrame() {
@@ -101,8 +108,8 @@ package struct WebSocketReader {
         let start = consumed + header
         var payload = Array(buffer[start..<(start + Int(length))])
         if masked {
-            let mask = Array(buffer[maskStart..<(maskStart + 4)])
-            for index in payload.indices { payload[index] ^= mask[index & 3] }
+            let key = buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: maskStart, as: UInt32.self) }
+            WebSocketReader.unmask(&payload, key: key)
         }
         consumed = start + Int(length)
         return .success(WebSocketFrame(fin: fin, opcode, payload))
@@ -177,8 +184,35 @@ package struct WebSocketReader {
         .failure(Failure(code: code, reason: reason))
     }
 
+    /// XORs `bytes` with the four-byte `key` (as it lies in memory), eight bytes at a time: every client frame is
+    /// unmasked here, so this is a socket's hottest loop.
+    package static func unmask(_ bytes: inout [UInt8], key: UInt32) {
+        bytes.withUnsafeMutableBytes { bytes in
+            // The key twice over: the same in either byte order, since both halves are the key.
+            let wide = UInt64(key) | UInt64(key) << 32
+            var index = 0
+            while index + 8 <= bytes.count {
+                let word = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self) ^ wide
+                bytes.storeBytes(of: word, toByteOffset: index, as: UInt64.self)
+                index += 8
+            }
+            withUnsafeBytes(of: key) { key in
+                while index < bytes.count {
+                    bytes[index] ^= key[index & 3]
+                    index += 1
+                }
+            }
+        }
+    }
+
     /// Drops what is read, once it is most of the buffer (never per frame: that would move the rest each time).
     private mutating func compact() {
+        if consumed == buffer.count {
+            // All read: the storage goes (it may be the read's own array, shared, which a removal would copy).
+            buffer = []
+            consumed = 0
+            return
+        }
         guard consumed > 0, consumed * 2 >= buffer.count else { return }
         buffer.removeFirst(consumed)
         consumed = 0

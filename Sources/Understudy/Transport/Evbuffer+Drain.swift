@@ -5,6 +5,13 @@ import CLibevent
 func drainEvbuffer(_ input: OpaquePointer, into bytes: inout [UInt8]) {
     let count = evbuffer_get_length(input)
     guard count > 0 else { return }
+    if bytes.isEmpty {
+        // The usual case, a read taken whole each turn: copied straight into new storage, not zeroed first.
+        bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            initialized = max(0, Int(evbuffer_remove(input, buffer.baseAddress, count)))
+        }
+        return
+    }
     let start = bytes.count
     bytes += repeatElement(0, count: count)
     let removed = bytes.withUnsafeMutableBytes { buffer in

@@ -47,8 +47,8 @@ struct WebSocketSender {
     private var head = 0
     /// When `close-after` closes the socket.
     private var closeAt: Double?
-    /// The messages numbered since the last `takeNotes()`.
-    private var notes: [Note] = []
+    /// The messages numbered since the last `notesTaken()`, in order: what the transcript records.
+    private(set) var notes: [Note] = []
 
     /// A mask a server must never use (`corrupt=mask`): any four bytes do.
     private static let forbiddenMask: [UInt8] = [0x37, 0xFA, 0x21, 0x3D]
@@ -99,20 +99,17 @@ struct WebSocketSender {
             state = .done
             outputs.append(.close(faults.closeCode, faults.closeReason))
         }
-        if head == queue.count || state != .sending {
+        if !queue.isEmpty, head == queue.count || state != .sending {
             queue.removeAll(keepingCapacity: true)
             head = 0
         }
         return outputs
     }
 
-    /// The messages numbered since the last call, in order: what the transcript records.
-    mutating func takeNotes() -> [Note] {
-        // Most turns number nothing; handing the array over whole (not a copy kept with its capacity) allocates
-        // only when there were notes.
-        guard !notes.isEmpty else { return [] }
-        defer { notes = [] }
-        return notes
+    /// Marks `notes` taken: the next turn's start empty, in the same storage (read `notes`, then call this; a turn
+    /// that handed the array away allocated a new one for each message).
+    mutating func notesTaken() {
+        notes.removeAll(keepingCapacity: true)
     }
 
     /// When something is next due; nil when nothing is waiting.
@@ -175,6 +172,9 @@ struct WebSocketSender {
             payload += [0x80, 0xC0, 0xAF]
         }
         let size = max(1, faults.frameBytes ?? max(1, payload.count))
+        // One frame, nothing broken: framed straight from the payload, which is every message of a socket with
+        // no faults (the loop below copies each piece, then the frame).
+        if corrupt == nil, size >= payload.count { return WebSocketFrame(opcode, payload).encoded() }
         var bytes: [UInt8] = []
         var start = 0
         repeat {

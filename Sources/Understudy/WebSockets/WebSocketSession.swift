@@ -31,11 +31,8 @@ struct WebSocketSession: Delivery {
     private var closingDeadline: Double?
     /// Its bytes' way out under a network profile's rate; nil when nothing paces them.
     private var outbox: WebSocketOutbox?
-    /// What the socket said and heard, for its journal entry; times from `openedAt`.
-    private(set) var transcript = SocketTranscript()
-    private var openedAt = 0.0
-    private var notedClientClose = false
-    private var notedServerClose = false
+    /// What the socket said and heard, for its journal entry.
+    private var transcriber = WebSocketTranscriber()
     /// The conversation is over: its last step, a close once flushed, has been taken.
     private var ended: Bool { conversation.state == .closed }
 
@@ -76,35 +73,35 @@ struct WebSocketSession: Delivery {
         }
         if !opened {
             opened = true
-            openedAt = now
+            transcriber.opened(at: now)
             mailbox = hub.opened(path: plan.path, session: plan.session, room: plan.room, waker: context.waker)
             if leg == nil { steps.append(.head(contentLength: nil)) }
             if plan.endpoint == .feed { nextFeedAt = now + Double(plan.feed.intervalMilliseconds) }
             script?.opened(now: now)
-            steps += perform(sender.open(now: now))
+            perform(sender.open(now: now), into: &steps)
         }
         if !context.received.isEmpty {
             let actions = conversation.receive(context.received)
             for case .received(let opcode, let payload) in actions {
-                note(.received, opcode, bytes: payload.count, now: now)
+                transcriber.note(.received, opcode, bytes: payload.count, now: now)
             }
-            steps += perform(actions, now: now)
+            perform(actions, now: now, into: &steps)
         }
         if let pushes = mailbox?.takePending(), !pushes.isEmpty {
-            steps += perform(pushes, now: now)
+            perform(pushes, now: now, into: &steps)
         }
         if leg != nil { steps += relay(upstreamEvents, now: now) }
         if conversation.state == .open, steps.last?.isFinal != true {
             feed(now: now)
             play(now: now)
-            steps += perform(sender.take(now: now))
+            perform(sender.take(now: now), into: &steps)
         }
         mailbox?.sent = sender.numbered
         if conversation.state == .closing, closingDeadline == nil {
             closingDeadline = now + WebSocketSession.closingTimeoutMilliseconds
         }
         if !ended, let deadline = closingDeadline, now >= deadline {
-            steps += perform(conversation.closingTimedOut(), now: now)
+            perform(conversation.closingTimedOut(), now: now, into: &steps)
         }
         noteSentAndClosed(now: now)
         let pacedWake: Double?
@@ -112,31 +109,43 @@ struct WebSocketSession: Delivery {
         if steps.last?.isFinal == true { return DeliveryTurn(steps) }
         // A stalled or finished sender takes no more of the feed, so its schedule is no reason to wake.
         let feeding = conversation.state == .open && sender.state == .sending
-        let wakes = [closingDeadline, sender.nextDue, feeding ? nextFeedAt : nil, feeding ? script?.nextDue : nil]
-            .compactMap { $0 }
-        let wake = ended ? nil : wakes.min().map { max(0, $0 - now) }
-        return DeliveryTurn(steps, wake: [wake, pacedWake].compactMap { $0 }.min())
+        let due = earliest(earliest(closingDeadline, sender.nextDue),
+                           earliest(feeding ? nextFeedAt : nil, feeding ? script?.nextDue : nil))
+        let wake = ended ? nil : due.map { max(0, $0 - now) }
+        return DeliveryTurn(steps, wake: earliest(wake, pacedWake))
     }
 
     /// Nil for a relayed upgrade the upstream refused: no socket was opened.
-    var socketTranscript: SocketTranscript? { opened ? transcript : nil }
+    var socketTranscript: SocketTranscript? { opened ? transcriber.transcript : nil }
+
+    /// What the socket said and heard so far.
+    var transcript: SocketTranscript { transcriber.transcript }
 
     var upstream: UpstreamOutcome? { leg?.recordedOutcome }
 
     /// The socket is gone: it leaves the hub, and a relayed one's upstream connection ends.
     func finished() {
         if let mailbox { hub.closed(mailbox) }
-        leg?.finish(clientClosed: notedClientClose)
+        leg?.finish(clientClosed: transcriber.notedClientClose)
     }
 
     /// The server goes away: the socket is closed with 1001 and the client's answer ends it (or the grace period).
     mutating func shutDown() -> [DeliveryStep] {
         guard opened, !ended else { return [] }
         let now = EventLoop.monotonicMilliseconds()
-        let steps = perform(conversation.close(.goingAway, reason: "the server is shutting down"), now: now)
+        var steps: [DeliveryStep] = []
+        perform(conversation.close(.goingAway, reason: "the server is shutting down"), now: now, into: &steps)
         noteSentAndClosed(now: now)
         // Behind what a paced socket still has to send: a frame cut by the rate must not be split by the close.
         return paced(steps, now: now).steps
+    }
+
+    /// The earlier of two times, either of which may be missing. (Not an array's `min()`: this runs every turn, and
+    /// the arrays were allocations.)
+    private func earliest(_ one: Double?, _ other: Double?) -> Double? {
+        guard let one else { return other }
+        guard let other else { return one }
+        return min(one, other)
     }
 
     /// `steps` through the profile's rate, when one paces the socket, and the milliseconds until more may go.
@@ -146,35 +155,9 @@ struct WebSocketSession: Delivery {
         return outbox.pass(steps, now: now)
     }
 
-    private mutating func note(_ direction: SocketTranscript.Record.Direction, _ opcode: WebSocketFrame.Opcode,
-                               bytes: Int, now: Double, fault: String? = nil) {
-        transcript.append(SocketTranscript.Record(direction: direction, kind: opcode == .binary ? .binary : .text,
-                                                  bytes: bytes, milliseconds: now - openedAt, closeCode: nil,
-                                                  fault: fault))
-    }
-
-    /// The sender's messages since the last turn, and each side's close the first time it is seen.
+    /// The turn's messages and closes in the transcript; a relayed socket's upstream hears of the client's close.
     private mutating func noteSentAndClosed(now: Double) {
-        for sent in sender.takeNotes() {
-            note(.sent, sent.opcode, bytes: sent.bytes, now: now, fault: sent.fault)
-        }
-        if !notedClientClose, let close = conversation.clientClose {
-            notedClientClose = true
-            leg?.clientClosed(close.code)
-            noteClose(.received, close, now: now, fault: nil)
-        }
-        if !notedServerClose, let close = conversation.serverClose {
-            notedServerClose = true
-            // A stalled socket answers nothing: its close is decided but never written.
-            noteClose(.sent, close, now: now, fault: sender.state == .stalled ? "stall-after" : nil)
-        }
-    }
-
-    private mutating func noteClose(_ direction: SocketTranscript.Record.Direction,
-                                    _ close: WebSocketConversation.CloseNote, now: Double, fault: String?) {
-        transcript.append(SocketTranscript.Record(direction: direction, kind: .close, bytes: close.reasonBytes,
-                                                  milliseconds: now - openedAt,
-                                                  closeCode: close.code.map { Int($0.rawValue) }, fault: fault))
+        if let close = transcriber.noteTurn(&sender, conversation, now: now) { leg?.clientClosed(close.code) }
     }
 
     /// The feed's messages due by `now`, handed to the sender; its close after the last.
@@ -206,10 +189,10 @@ struct WebSocketSession: Delivery {
         self.script = script
     }
 
-    /// The conversation's actions as the writer's steps: its messages go through the sender, and a stalled socket
-    /// writes nothing.
-    private mutating func perform(_ actions: [WebSocketConversation.Action], now: Double) -> [DeliveryStep] {
-        var steps: [DeliveryStep] = []
+    /// The conversation's actions as the writer's steps, added to `steps` (one array a turn, not one a call): its
+    /// messages go through the sender, and a stalled socket writes nothing.
+    private mutating func perform(_ actions: [WebSocketConversation.Action], now: Double,
+                                  into steps: inout [DeliveryStep]) {
         for action in actions where sender.state != .stalled {
             switch action {
             case .send(let bytes):
@@ -220,7 +203,7 @@ struct WebSocketSession: Delivery {
                 case .echo:
                     // Out now unless lagging, so an echo keeps its place before a pong read after it.
                     sender.enqueue(opcode, payload, now: now)
-                    steps += perform(sender.take(now: now))
+                    perform(sender.take(now: now), into: &steps)
                 case .chat:
                     let room = plan.room, own = mailbox
                     hub.push(.message(opcode, payload)) { $0.room == room && $0 !== own }
@@ -234,13 +217,11 @@ struct WebSocketSession: Delivery {
                 steps.append(.closeWhenFlushed(reset: false))
             }
         }
-        return steps
     }
 
     /// What the hub pushed, in order: messages through the faults; a close or a reset from the admin API acts even
     /// on a stalled socket.
-    private mutating func perform(_ pushes: [WebSocketHub.Push], now: Double) -> [DeliveryStep] {
-        var steps: [DeliveryStep] = []
+    private mutating func perform(_ pushes: [WebSocketHub.Push], now: Double, into steps: inout [DeliveryStep]) {
         for push in pushes {
             switch push {
             case .message(let opcode, let payload):
@@ -251,25 +232,22 @@ struct WebSocketSession: Delivery {
                 }
             case .reset:
                 steps.append(.closeWhenFlushed(reset: true))
-                return steps
+                return
             }
         }
-        return steps
     }
 
     /// The sender's outputs as the writer's steps.
-    private mutating func perform(_ outputs: [WebSocketSender.Output]) -> [DeliveryStep] {
-        var steps: [DeliveryStep] = []
+    private mutating func perform(_ outputs: [WebSocketSender.Output], into steps: inout [DeliveryStep]) {
         for output in outputs {
             switch output {
             case .bytes(let bytes):
                 steps.append(.raw(bytes))
             case .close(let code, let reason):
-                steps += perform(conversation.close(code, reason: reason), now: 0)
+                perform(conversation.close(code, reason: reason), now: 0, into: &steps)
             case .reset:
                 steps.append(.closeWhenFlushed(reset: true))
             }
         }
-        return steps
     }
 }

@@ -96,4 +96,33 @@ import Testing
     func utf8IsCheckedAsRFC3629Says(bytes: [UInt8], valid: Bool) {
         #expect(UTF8Check.isValid(bytes) == valid)
     }
+
+    /// The check runs eight ASCII bytes at a time, then byte by byte: a bad or multi-byte sequence is judged the
+    /// same wherever it falls in or after the ASCII run, and on a slice as on an array.
+    @Test func utf8IsJudgedTheSameAtEveryOffset() {
+        for prefix in 0...17 {
+            let ascii = Array(repeating: UInt8(ascii: "a"), count: prefix)
+            for (tail, valid) in [([0xF0, 0x9F, 0x98, 0x80], true), ([0xED, 0xA0, 0x80], false), ([0xC3], false),
+                                  ([0x80], false), ([0xC3, 0xA9, 0x41], true)] as [([UInt8], Bool)] {
+                let bytes = ascii + tail + ascii
+                #expect(UTF8Check.isValid(bytes) == valid, "\(prefix) ASCII bytes, then \(tail)")
+                #expect(UTF8Check.isValid(([0x20] + bytes).dropFirst()) == valid)
+                // The standard library's decoder agrees: valid bytes survive decoding unchanged.
+                #expect(UTF8Check.isValid(bytes) == (Array(String(decoding: bytes, as: UTF8.self).utf8) == bytes))
+            }
+        }
+    }
+
+    /// Unmasking eight bytes at a time gives what the RFC's byte-by-byte XOR gives, at every length and key.
+    @Test func unmaskingMatchesTheRFCsXOR() {
+        let keys: [[UInt8]] = [[1, 2, 3, 4], [0xFF, 0, 0x80, 0x7F], [0x37, 0xFA, 0x21, 0x3D]]
+        for key in keys {
+            for length in 0...40 {
+                let payload = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+                var unmasked = payload
+                WebSocketReader.unmask(&unmasked, key: key.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) })
+                #expect(unmasked == payload.enumerated().map { $0.element ^ key[$0.offset & 3] }, "\(length) bytes")
+            }
+        }
+    }
 }
