@@ -44,21 +44,23 @@ package struct WebSocketFrame: Equatable, Sendable {
         let mask = mask?.count == 4 ? mask : nil
         let count = payload.count
         let lengthBytes = count < 126 ? 0 : count < 65_536 ? 2 : 8
-        // One allocation, sized up front: a socket frames every message it sends, so this is on its hot path.
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(2 + lengthBytes + (mask == nil ? 0 : 4) + count)
-        bytes.append((fin ? 0x80 : 0) | opcode.rawValue)
-        let maskBit: UInt8 = mask == nil ? 0 : 0x80
-        bytes.append(maskBit | (lengthBytes == 0 ? UInt8(count) : lengthBytes == 2 ? 126 : 127))
-        for shift in stride(from: (lengthBytes - 1) * 8, through: 0, by: -8) {
-            bytes.append(UInt8(truncatingIfNeeded: UInt64(count) >> UInt64(shift)))
+        let headBytes = 2 + lengthBytes + (mask == nil ? 0 : 4)
+        // Written once into storage sized up front: a socket frames every message it sends.
+        return [UInt8](unsafeUninitializedCapacity: headBytes + count) { bytes, initialized in
+            bytes[0] = (fin ? 0x80 : 0) | opcode.rawValue
+            bytes[1] = (mask == nil ? 0 : 0x80) | (lengthBytes == 0 ? UInt8(count) : lengthBytes == 2 ? 126 : 127)
+            for index in 0..<lengthBytes {
+                bytes[2 + index] = UInt8(truncatingIfNeeded: UInt64(count) >> UInt64((lengthBytes - 1 - index) * 8))
+            }
+            payload.withUnsafeBufferPointer { payload in
+                if let mask {
+                    for index in 0..<4 { bytes[2 + lengthBytes + index] = mask[index] }
+                    for index in 0..<count { bytes[headBytes + index] = payload[index] ^ mask[index & 3] }
+                } else if count > 0 {
+                    (bytes.baseAddress! + headBytes).update(from: payload.baseAddress!, count: count)
+                }
+            }
+            initialized = headBytes + count
         }
-        guard let mask else {
-            bytes += payload
-            return bytes
-        }
-        bytes += mask
-        for (offset, byte) in payload.enumerated() { bytes.append(byte ^ mask[offset & 3]) }
-        return bytes
     }
 }

@@ -1,9 +1,9 @@
 /// The frames of one side of a WebSocket read as their bytes arrive (RFC 6455 §5), into whole messages, pings,
 /// pongs and the close, or the failure that ends the connection, with the close code §7.4.1 names for it.
 ///
-/// A value: `receive` takes what a read returned and hands back what it completed. Fragmented messages are
-/// reassembled, and control frames between their fragments are answered as they come. Nothing is read after a close
-/// frame or a failure. The payloads held are one message's, up to `maximumMessageBytes`, and one frame's.
+/// A value: `receive` (or `append`, then `next` until nil) takes what a read returned and hands back what it
+/// completed. Fragmented messages are reassembled, and control frames between their fragments are answered as they
+/// come. Nothing is read after a close frame or a failure. The payloads held are one message's, up to `maximumMessageBytes`, and one frame's.
 package struct WebSocketReader {
     /// What the bytes read so far completed.
     package enum Event: Equatable {
@@ -31,6 +31,8 @@ package struct WebSocketReader {
     /// Whether frames must be masked (a server reading a client) or must not be (a client reading a server).
     package let readsClientFrames: Bool
     private var buffer: [UInt8] = []
+    /// The most storage `buffer` keeps once all of it is read.
+    static let keptCapacity = 4 << 10
     /// How much of `buffer` is read.
     private var consumed = 0
     /// The message being reassembled from its fragments.
@@ -46,29 +48,35 @@ package struct WebSocketReader {
 
     /// Takes the bytes of a read; returns what they complete, in order. After a close frame or a failure, nothing.
     package mutating func receive(_ bytes: [UInt8]) -> [Event] {
-        guard failure == nil, !sawClose else { return [] }
-        if consumed == buffer.count {
-            // Nothing left over from the last read (the usual case: reads hold whole frames): the read's array is
-            // taken as it is, not copied in.
-            buffer = bytes
-            consumed = 0
-        } else {
-            buffer += bytes
-        }
+        append(bytes)
         var events: [Event] = []
+        while let event = next() { events.append(event) }
+        return events
+    }
+
+    /// Takes the bytes of a read, for `next()` to hand out what they complete. After a close frame or a failure,
+    /// they are dropped.
+    package mutating func append(_ bytes: [UInt8]) {
+        guard failure == nil, !sawClose else { return }
+        buffer += bytes
+    }
+
+    /// The next event the bytes taken so far complete; nil once more bytes are needed, or after a close frame or a
+    /// failure (`failure` says which). One at a time, with no array: a socket's turn reads every message this way.
+    package mutating func next() -> Event? {
         while failure == nil, !sawClose {
             switch nextFrame() {
             case .failure(let failed):
                 failure = failed
             case .success(nil):
                 compact()
-                return events
+                return nil
             case .success(let frame?):
-                if let event = take(frame) { events.append(event) }
+                if let event = take(frame) { return event }
             }
         }
         compact()
-        return events
+        return nil
     }
 
     /// The next whole frame in the buffer, unmasked; nil until all of it has arrived.
@@ -208,8 +216,13 @@ package struct WebSocketReader {
     /// Drops what is read, once it is most of the buffer (never per frame: that would move the rest each time).
     private mutating func compact() {
         if consumed == buffer.count {
-            // All read: the storage goes (it may be the read's own array, shared, which a removal would copy).
-            buffer = []
+            // All read (the usual case: reads hold whole frames): emptied, its storage kept for the next read
+            // unless a large message grew it, which an idle socket should not hold on to.
+            if buffer.capacity <= WebSocketReader.keptCapacity {
+                buffer.removeAll(keepingCapacity: true)
+            } else {
+                buffer = []
+            }
             consumed = 0
             return
         }

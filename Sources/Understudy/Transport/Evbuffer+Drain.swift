@@ -1,12 +1,14 @@
 import CLibevent
 
-/// Moves all of `input`'s bytes onto the end of `bytes`, in one copy: what a connection's read callback does with
-/// what arrived (a taken-over client's, a relayed socket's upstream).
+/// Moves all of `input`'s bytes onto the end of `bytes`, in one copy, into the storage `bytes` has when it is large
+/// enough: what a connection's read callback does with what arrived (a taken-over client's, a relayed socket's
+/// upstream).
 func drainEvbuffer(_ input: OpaquePointer, into bytes: inout [UInt8]) {
     let count = evbuffer_get_length(input)
     guard count > 0 else { return }
-    if bytes.isEmpty {
-        // The usual case, a read taken whole each turn: copied straight into new storage, not zeroed first.
+    if bytes.isEmpty, bytes.capacity < count {
+        // Storage too small (a first read, or one larger than the last): copied straight into new storage, not
+        // zeroed first.
         bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             initialized = max(0, Int(evbuffer_remove(input, buffer.baseAddress, count)))
         }

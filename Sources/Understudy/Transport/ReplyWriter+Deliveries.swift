@@ -26,10 +26,13 @@ extension ReplyWriter {
     func turn(_ task: ConnectionTask) {
         guard task.machine.canWrite, task.turns.begin() else { return }
         repeat {
-            let context = DeliveryContext(now: EventLoop.monotonicMilliseconds(), unflushedBytes: task.unflushedBytes,
-                                          waker: task.waker, received: task.takeReceived())
-            let next = task.delivery.advance(context)
-            perform(next, task, at: context.now)
+            let now = EventLoop.monotonicMilliseconds()
+            // The context lives only for the call, so `received` is the task's alone again afterwards and keeps its
+            // storage for the next read.
+            let next = task.delivery.advance(DeliveryContext(now: now, unflushedBytes: task.unflushedBytes,
+                                                             waker: task.waker, received: task.received))
+            task.receivedTaken()
+            perform(next, task, at: now)
         } while task.turns.end() && task.machine.canWrite
     }
 

@@ -33,6 +33,8 @@ struct WebSocketConversation {
     }
 
     private var reader: WebSocketReader
+    /// The second of two actions one event calls for (a close frame, then the end), until `next()` hands it out.
+    private var queued: Action?
     private(set) var state = State.open
     /// The client's close, once it has sent one.
     private(set) var clientClose: CloseNote?
@@ -45,33 +47,51 @@ struct WebSocketConversation {
 
     /// The bytes of a read: what they call for, in order.
     mutating func receive(_ bytes: [UInt8]) -> [Action] {
-        guard state != .closed else { return [] }
+        append(bytes)
         var actions: [Action] = []
-        for event in reader.receive(bytes) {
+        while let action = next() { actions.append(action) }
+        return actions
+    }
+
+    /// Takes the bytes of a read, for `next()` to say what they call for.
+    mutating func append(_ bytes: [UInt8]) {
+        guard state != .closed else { return }
+        reader.append(bytes)
+    }
+
+    /// What the bytes taken so far call for next; nil when nothing more. One at a time, with no array: every
+    /// message a socket reads comes through here.
+    mutating func next() -> Action? {
+        if let action = queued {
+            queued = nil
+            return action
+        }
+        while state != .closed, let event = reader.next() {
             switch event {
             case .message(let opcode, let payload):
-                if state == .open { actions.append(.received(opcode, payload)) }
+                if state == .open { return .received(opcode, payload) }
             case .ping(let payload):
-                if state == .open { actions.append(.send(WebSocketFrame(.pong, payload).encoded())) }
+                if state == .open { return .send(WebSocketFrame(.pong, payload).encoded()) }
             case .pong:
                 break
             case .close(let code, let reason):
                 clientClose = CloseNote(code: code, reasonBytes: reason.utf8.count)
-                // Answered with the client's own code and reason (1000 and none when it gave no code).
-                if state == .open {
-                    serverClose = CloseNote(code: code ?? .normal, reasonBytes: reason.utf8.count)
-                    actions.append(.send(WebSocketFrame.close(code ?? .normal, reason: reason).encoded()))
-                }
+                let wasOpen = state == .open
                 state = .closed
-                actions.append(.closeWhenFlushed)
+                guard wasOpen else { return .closeWhenFlushed }
+                // Answered with the client's own code and reason (1000 and none when it gave no code).
+                serverClose = CloseNote(code: code ?? .normal, reasonBytes: reason.utf8.count)
+                queued = .closeWhenFlushed
+                return .send(WebSocketFrame.close(code ?? .normal, reason: reason).encoded())
             }
         }
         if let failure = reader.failure, state != .closed {
             state = .closed
             serverClose = CloseNote(code: failure.code, reasonBytes: failure.reason.utf8.count)
-            actions += [.send(WebSocketFrame.close(failure.code, reason: failure.reason).encoded()), .closeWhenFlushed]
+            queued = .closeWhenFlushed
+            return .send(WebSocketFrame.close(failure.code, reason: failure.reason).encoded())
         }
-        return actions
+        return nil
     }
 
     /// The server closes with `code`: the close frame goes out, and the connection waits for the client's answer.

@@ -86,6 +86,12 @@ struct WebSocketSender {
     /// What is due by `now`, in order.
     mutating func take(now: Double) -> [Output] {
         var outputs: [Output] = []
+        take(now: now, into: &outputs)
+        return outputs
+    }
+
+    /// What is due by `now`, in order, added to `outputs` (a socket's turn passes the same array every time).
+    mutating func take(now: Double, into outputs: inout [Output]) {
         while state == .sending, head < queue.count, queue[head].due <= now {
             if let closeAt, closeAt < queue[head].due { break }
             let item = queue[head].item
@@ -103,7 +109,6 @@ struct WebSocketSender {
             queue.removeAll(keepingCapacity: true)
             head = 0
         }
-        return outputs
     }
 
     /// Marks `notes` taken: the next turn's start empty, in the same storage (read `notes`, then call this; a turn

@@ -27,6 +27,10 @@ struct WebSocketSession: Delivery {
     private var script: WebSocketScript?
     /// A relayed socket's upstream (`--upstream`); nil for any other.
     var leg: WebSocketUpstreamLeg?
+    /// The steps of the last turn, kept for their storage (`advance`).
+    private var stepStorage: [DeliveryStep] = []
+    /// The sender's outputs of a turn, emptied after each; kept for its storage (`performDue`).
+    private var outputs: [WebSocketSender.Output] = []
     /// When a close the server sent stops waiting for the client's (monotonic ms); nil while none is waiting.
     private var closingDeadline: Double?
     /// Its bytes' way out under a network profile's rate; nil when nothing paces them.
@@ -59,7 +63,11 @@ struct WebSocketSession: Delivery {
 
     mutating func advance(_ context: DeliveryContext) -> DeliveryTurn {
         let now = context.now
-        var steps: [DeliveryStep] = []
+        // Last turn's storage, which the writer has let go of by now: no new array each turn.
+        var steps = stepStorage
+        stepStorage = []
+        steps.removeAll(keepingCapacity: true)
+        defer { stepStorage = steps }
         var upstreamEvents: [WebSocketRelay.Event] = []
         if !opened, leg != nil {
             // A relayed socket opens once the upstream has: its 101 (or its refusal) is the client's.
@@ -81,11 +89,13 @@ struct WebSocketSession: Delivery {
             perform(sender.open(now: now), into: &steps)
         }
         if !context.received.isEmpty {
-            let actions = conversation.receive(context.received)
-            for case .received(let opcode, let payload) in actions {
-                transcriber.note(.received, opcode, bytes: payload.count, now: now)
+            conversation.append(context.received)
+            while let action = conversation.next() {
+                if case .received(let opcode, let payload) = action {
+                    transcriber.note(.received, opcode, bytes: payload.count, now: now)
+                }
+                perform(action, now: now, into: &steps)
             }
-            perform(actions, now: now, into: &steps)
         }
         if let pushes = mailbox?.takePending(), !pushes.isEmpty {
             perform(pushes, now: now, into: &steps)
@@ -94,7 +104,7 @@ struct WebSocketSession: Delivery {
         if conversation.state == .open, steps.last?.isFinal != true {
             feed(now: now)
             play(now: now)
-            perform(sender.take(now: now), into: &steps)
+            performDue(now: now, into: &steps)
         }
         mailbox?.sent = sender.numbered
         if conversation.state == .closing, closingDeadline == nil {
@@ -189,34 +199,50 @@ struct WebSocketSession: Delivery {
         self.script = script
     }
 
-    /// The conversation's actions as the writer's steps, added to `steps` (one array a turn, not one a call): its
-    /// messages go through the sender, and a stalled socket writes nothing.
+    /// The conversation's actions as the writer's steps, added to `steps`.
     private mutating func perform(_ actions: [WebSocketConversation.Action], now: Double,
                                   into steps: inout [DeliveryStep]) {
-        for action in actions where sender.state != .stalled {
-            switch action {
-            case .send(let bytes):
-                steps.append(.raw(bytes))
-            case .received(let opcode, let payload):
-                mailbox?.received += 1
-                switch plan.endpoint {
-                case .echo:
-                    // Out now unless lagging, so an echo keeps its place before a pong read after it.
-                    sender.enqueue(opcode, payload, now: now)
-                    perform(sender.take(now: now), into: &steps)
-                case .chat:
-                    let room = plan.room, own = mailbox
-                    hub.push(.message(opcode, payload)) { $0.room == room && $0 !== own }
-                case .feed:
-                    break
-                case nil:
-                    script?.clientSent(now: now)
-                    leg?.send(opcode, payload, now: now)
-                }
-            case .closeWhenFlushed:
-                steps.append(.closeWhenFlushed(reset: false))
+        for action in actions { perform(action, now: now, into: &steps) }
+    }
+
+    /// One of the conversation's actions as the writer's steps, added to `steps` (one array a turn, not one a call):
+    /// its messages go through the sender, and a stalled socket writes nothing.
+    private mutating func perform(_ action: WebSocketConversation.Action, now: Double,
+                                  into steps: inout [DeliveryStep]) {
+        guard sender.state != .stalled else { return }
+        switch action {
+        case .send(let bytes):
+            steps.append(.raw(bytes))
+        case .received(let opcode, let payload):
+            mailbox?.received += 1
+            switch plan.endpoint {
+            case .echo:
+                // Out now unless lagging, so an echo keeps its place before a pong read after it.
+                sender.enqueue(opcode, payload, now: now)
+                performDue(now: now, into: &steps)
+            case .chat:
+                let room = plan.room, own = mailbox
+                hub.push(.message(opcode, payload)) { $0.room == room && $0 !== own }
+            case .feed:
+                break
+            case nil:
+                script?.clientSent(now: now)
+                leg?.send(opcode, payload, now: now)
             }
+        case .closeWhenFlushed:
+            steps.append(.closeWhenFlushed(reset: false))
         }
+    }
+
+    /// What the sender has due by `now`, as the writer's steps. Its outputs go through `outputs`, whose storage is
+    /// kept from turn to turn (taken out while in use, so the sender and the session can both change).
+    private mutating func performDue(now: Double, into steps: inout [DeliveryStep]) {
+        var due = outputs
+        outputs = []
+        sender.take(now: now, into: &due)
+        perform(due, into: &steps)
+        due.removeAll(keepingCapacity: true)
+        outputs = due
     }
 
     /// What the hub pushed, in order: messages through the faults; a close or a reset from the admin API acts even
