@@ -14,10 +14,8 @@ func drainEvbuffer(_ input: OpaquePointer, into bytes: inout [UInt8]) {
         }
         return
     }
-    let start = bytes.count
-    bytes += repeatElement(0, count: count)
-    let removed = bytes.withUnsafeMutableBytes { buffer in
-        evbuffer_remove(input, buffer.baseAddress! + start, count)
-    }
-    if removed < count { bytes.removeLast(count - max(0, Int(removed))) }
+    // Made contiguous (a read's bytes usually are already), copied onto the end, then let go of.
+    guard let start = evbuffer_pullup(input, count) else { return }
+    bytes.append(contentsOf: UnsafeRawBufferPointer(start: start, count: count))
+    evbuffer_drain(input, count)
 }
