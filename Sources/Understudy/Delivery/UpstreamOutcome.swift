@@ -22,4 +22,6 @@ struct CapturedReply: Equatable, Sendable {
     var body: [UInt8]
     /// A relayed WebSocket's conversation, both ways, times from its 101.
     var messages: [RecordedSocketMessage] = []
+    /// How many of its later messages were not kept, past the recording's limit.
+    var messagesLeftOut = 0
 }

@@ -94,6 +94,6 @@ final class Recorder: Sendable {
             request: recorded,
             response: RecordedExchange.Response(
                 status: reply.status, headers: reply.headers.map { RecordedExchange.Header($0.name, $0.value) },
-                body: reply.body, messages: reply.messages))
+                body: reply.body, messages: reply.messages, messagesLeftOut: reply.messagesLeftOut))
     }
 }

@@ -29,6 +29,8 @@ struct WebSocketUpstreamLeg {
     private(set) var messages: [RecordedSocketMessage]?
     private var acceptedAt = 0.0
     private var keptBytes = 0
+    /// Messages past `maximumRecordedBytes`, counted so the recording says what it lacks.
+    private var leftOut = 0
     /// The upstream sent its close (or broke the protocol): its connection ending is no drop.
     private var upstreamClosed = false
     /// Its connection's end has been reported.
@@ -139,13 +141,21 @@ struct WebSocketUpstreamLeg {
     /// The upstream's reply for the journal and the recording, with the conversation kept.
     var recordedOutcome: UpstreamOutcome? {
         guard var outcome else { return nil }
-        if let messages { outcome.reply?.messages = messages }
+        if let messages {
+            outcome.reply?.messages = messages
+            outcome.reply?.messagesLeftOut = leftOut
+        }
         return outcome
     }
 
     private mutating func keep(_ sender: RecordedSocketMessage.Sender, _ opcode: WebSocketFrame.Opcode,
                                _ payload: [UInt8], now: Double) {
-        guard messages != nil, keptBytes + payload.count <= WebSocketUpstreamLeg.maximumRecordedBytes else { return }
+        guard messages != nil else { return }
+        // Once one message is over the limit, the rest are left out too: a conversation with a gap is no replay.
+        guard leftOut == 0, keptBytes + payload.count <= WebSocketUpstreamLeg.maximumRecordedBytes else {
+            leftOut += 1
+            return
+        }
         keptBytes += payload.count
         messages?.append(RecordedSocketMessage(sender, data: payload, isBinary: opcode == .binary,
                                                milliseconds: now - acceptedAt))

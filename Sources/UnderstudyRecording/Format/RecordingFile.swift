@@ -70,6 +70,7 @@ enum RecordingFile {
             object["headers"] = headers(response.headers)
             addBody(response.body, headers: response.headers, to: &object)
             if !response.messages.isEmpty { object["messages"] = .array(response.messages.map(message)) }
+            if response.messagesLeftOut > 0 { object["messagesLeftOut"] = .number(JSONNumber(response.messagesLeftOut)) }
             return .object(object)
         }
         var file = JSONObject()
@@ -115,7 +116,8 @@ enum RecordingFile {
             }
             let headers = try reader.pairs("headers", of: value, at: at).map { RecordedExchange.Header($0, $1) }
             responses.append(RecordedExchange.Response(status: status, headers: headers, body: try reader.body(of: value, at: at),
-                                                       messages: try reader.messages(of: value, at: at)))
+                                                       messages: try reader.messages(of: value, at: at),
+                                                       messagesLeftOut: try reader.messagesLeftOut(of: value, at: at)))
         }
         return (request, responses)
     }
@@ -207,6 +209,15 @@ private struct Reader {
             }
         }
         return messages
+    }
+
+    /// A 101's optional `messagesLeftOut` (absent: 0): how many later messages the recording did not keep.
+    func messagesLeftOut(of value: JSONValue, at path: [JSONPathComponent]) throws(RecordingError) -> Int {
+        guard let given = value["messagesLeftOut"] else { return 0 }
+        guard let count = given.intValue, count >= 0 else {
+            throw error(at: path + [.key("messagesLeftOut")], "\"messagesLeftOut\" must be a whole number, 0 or more")
+        }
+        return count
     }
 
     func body(of value: JSONValue, at path: [JSONPathComponent]) throws(RecordingError) -> [UInt8] {

@@ -69,13 +69,17 @@ extension RecordedExchange {
         public var body: [UInt8]
         /// A WebSocket's conversation after its 101, in the order it was sent (empty for any other reply).
         public var messages: [RecordedSocketMessage]
+        /// How many of the conversation's later messages the recording left out, past its size limit (0: none).
+        public var messagesLeftOut: Int
 
         /// A reply.
-        public init(status: Int, headers: [Header] = [], body: [UInt8] = [], messages: [RecordedSocketMessage] = []) {
+        public init(status: Int, headers: [Header] = [], body: [UInt8] = [], messages: [RecordedSocketMessage] = [],
+                    messagesLeftOut: Int = 0) {
             self.status = status
             self.headers = headers
             self.body = body
             self.messages = messages
+            self.messagesLeftOut = messagesLeftOut
         }
     }
 }

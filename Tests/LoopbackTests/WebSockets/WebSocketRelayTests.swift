@@ -266,6 +266,34 @@ import UnderstudyTestSupport
 
     /// A wss upstream: the socket goes over TLS to a second Understudy with a CA the test makes; an untrusted
     /// certificate is a 502 saying why.
+    /// A recording keeps 8 MiB of a socket's messages: what comes after is counted in `messagesLeftOut`, so the
+    /// file says it is cut, and the messages kept have no gap.
+    @Test func aRecordedConversationPastItsLimitSaysWhatItLeftOut() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("relay-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await withRelay({ $0.record = try RecordingWriter(directory: directory) }) { _, proxy in
+            await socket(proxy) { socket in
+                // Five echoes of 1 MiB (10 MiB both ways; eight messages fit), then a small one.
+                let mebibyte = [UInt8](repeating: 0x5A, count: 1 << 20)
+                for _ in 0..<5 {
+                    socket.send(0x2, mebibyte)
+                    #expect(socket.readFrame()?.payload.count == 1 << 20)
+                }
+                socket.sendText("bye")
+                #expect(socket.readFrame()?.text == "bye")
+                socket.send(0x8, [0x03, 0xE8])
+                #expect(socket.readFrame()?.closeCode == 1000)
+            }
+            try #require(await waitUntil(within: .seconds(10)) { proxy.journal.entries(path: "/ws/echo").count == 1 })
+            await proxy.flushRecording()
+        }
+        let recording = try Recording(contentsOf: directory)
+        let answer = try #require(recording.entries.first { $0.request.path == "/ws/echo" }?.responses.first)
+        #expect(answer.messages.count == 8 && answer.messages.allSatisfy { $0.data.count == 1 << 20 })
+        #expect(answer.messages.map(\.sender) == Array(repeating: [RecordedSocketMessage.Sender.client, .server], count: 4).flatMap { $0 })
+        #expect(answer.messagesLeftOut == 4)
+    }
+
     @Test func aSecureUpstreamIsRelayedOverTLS() async throws {
         try await TLSServerFixture.with { fixture in
             var upstream = try Upstream(url: fixture.url)

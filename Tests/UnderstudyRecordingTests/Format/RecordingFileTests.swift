@@ -92,6 +92,21 @@ import UnderstudyJSON
         #expect(responses == [RecordedExchange.Response(status: 101, messages: expected)])
     }
 
+    /// A conversation cut at the recording's limit says how many messages it left out; absent, none were.
+    @Test func messagesLeftOutAreWrittenAndReadBack() throws {
+        let request = RecordedExchange.Request(method: "GET", path: "/live")
+        let cut = RecordedExchange.Response(status: 101, messages: [RecordedSocketMessage(.server, text: "a", milliseconds: 0)],
+                                            messagesLeftOut: 3)
+        let bytes = RecordingFile.encode(request, [cut])
+        #expect(String(decoding: bytes, as: UTF8.self).contains(#""messagesLeftOut": 3"#))
+        #expect(try RecordingFile.decode(bytes, file: "GET/live.json").1 == [cut])
+        let whole = RecordingFile.encode(request, [RecordedExchange.Response(status: 101)])
+        #expect(!String(decoding: whole, as: UTF8.self).contains("messagesLeftOut"))
+        let negative = #"{"request": {"method": "GET", "path": "/s"}, "responses": [{"status": 101, "messagesLeftOut": -1}]}"#
+        expectRefusal(negative, file: "GET/s.json", startingWith: "GET/s.json:1:",
+                      reason: #""messagesLeftOut" must be a whole number, 0 or more"#)
+    }
+
     @Test(arguments: [
         (#"[{"from": "browser", "at": 0, "text": "x"}]"#, #""from" must be "client" or "server", not "browser""#),
         (#"[{"from": "client", "at": -1, "text": "x"}]"#, #""at" must be the milliseconds since the socket opened"#),
