@@ -228,16 +228,15 @@ import UnderstudyTestSupport
         })
     }
 
-    @Test func aRelayedConversationIsRecordedWithoutItsSecretsAndReplays() async throws {
+    /// Runs `converse` on a socket through a relay that records, then closes it with 1000: the recording, and the
+    /// socket's answer in it.
+    private func recorded(_ converse: @escaping @Sendable (RawWebSocket) -> Void) async throws
+        -> (recording: Recording, answer: RecordedExchange.Response) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("relay-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let secret = #"{"token":"s3cret-token-value"}"#
         try await withRelay({ $0.record = try RecordingWriter(directory: directory) }) { _, proxy in
             await socket(proxy) { socket in
-                socket.sendText("hello")
-                #expect(socket.readFrame()?.text == "hello")
-                socket.sendText(secret)
-                #expect(socket.readFrame()?.text == secret)
+                converse(socket)
                 socket.send(0x8, [0x03, 0xE8])
                 #expect(socket.readFrame()?.closeCode == 1000)
             }
@@ -246,6 +245,17 @@ import UnderstudyTestSupport
         }
         let recording = try Recording(contentsOf: directory)
         let answer = try #require(recording.entries.first { $0.request.path == "/ws/echo" }?.responses.first)
+        return (recording, answer)
+    }
+
+    @Test func aRelayedConversationIsRecordedWithoutItsSecretsAndReplays() async throws {
+        let secret = #"{"token":"s3cret-token-value"}"#
+        let (recording, answer) = try await recorded { socket in
+            socket.sendText("hello")
+            #expect(socket.readFrame()?.text == "hello")
+            socket.sendText(secret)
+            #expect(socket.readFrame()?.text == secret)
+        }
         #expect(answer.status == 101)
         #expect(answer.messages.map(\.sender) == [.client, .server, .client, .server])
         let texts = answer.messages.map { String(decoding: $0.data, as: UTF8.self) }
@@ -264,36 +274,26 @@ import UnderstudyTestSupport
         }
     }
 
-    /// A wss upstream: the socket goes over TLS to a second Understudy with a CA the test makes; an untrusted
-    /// certificate is a 502 saying why.
     /// A recording keeps 8 MiB of a socket's messages: what comes after is counted in `messagesLeftOut`, so the
     /// file says it is cut, and the messages kept have no gap.
     @Test func aRecordedConversationPastItsLimitSaysWhatItLeftOut() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("relay-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        try await withRelay({ $0.record = try RecordingWriter(directory: directory) }) { _, proxy in
-            await socket(proxy) { socket in
-                // Five echoes of 1 MiB (10 MiB both ways; eight messages fit), then a small one.
-                let mebibyte = [UInt8](repeating: 0x5A, count: 1 << 20)
-                for _ in 0..<5 {
-                    socket.send(0x2, mebibyte)
-                    #expect(socket.readFrame()?.payload.count == 1 << 20)
-                }
-                socket.sendText("bye")
-                #expect(socket.readFrame()?.text == "bye")
-                socket.send(0x8, [0x03, 0xE8])
-                #expect(socket.readFrame()?.closeCode == 1000)
+        let (_, answer) = try await recorded { socket in
+            // Five echoes of 1 MiB (10 MiB both ways; eight messages fit), then a small one.
+            let mebibyte = [UInt8](repeating: 0x5A, count: 1 << 20)
+            for _ in 0..<5 {
+                socket.send(0x2, mebibyte)
+                #expect(socket.readFrame()?.payload.count == 1 << 20)
             }
-            try #require(await waitUntil(within: .seconds(10)) { proxy.journal.entries(path: "/ws/echo").count == 1 })
-            await proxy.flushRecording()
+            socket.sendText("bye")
+            #expect(socket.readFrame()?.text == "bye")
         }
-        let recording = try Recording(contentsOf: directory)
-        let answer = try #require(recording.entries.first { $0.request.path == "/ws/echo" }?.responses.first)
         #expect(answer.messages.count == 8 && answer.messages.allSatisfy { $0.data.count == 1 << 20 })
-        #expect(answer.messages.map(\.sender) == Array(repeating: [RecordedSocketMessage.Sender.client, .server], count: 4).flatMap { $0 })
+        #expect(answer.messages.map(\.sender) == Array(repeating: [.client, .server], count: 4).flatMap { $0 })
         #expect(answer.messagesLeftOut == 4)
     }
 
+    /// A wss upstream: the socket goes over TLS to a second Understudy with a CA the test makes; an untrusted
+    /// certificate is a 502 saying why.
     @Test func aSecureUpstreamIsRelayedOverTLS() async throws {
         try await TLSServerFixture.with { fixture in
             var upstream = try Upstream(url: fixture.url)
