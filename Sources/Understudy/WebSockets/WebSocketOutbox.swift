@@ -4,7 +4,10 @@
 /// when to ask again.
 struct WebSocketOutbox {
     private var pacer: RatePacer
+    /// The bytes not yet let go, from `start` on: the front is dropped by moving `start`, and the array is compacted
+    /// only once most of it has gone (a removal from the front each turn moved the rest each time).
     private var waiting: [UInt8] = []
+    private var start = 0
     /// Steps that came after bytes still waiting (the end of the connection).
     private var held: [DeliveryStep] = []
 
@@ -18,25 +21,35 @@ struct WebSocketOutbox {
         for step in steps {
             if case .raw(let bytes) = step {
                 waiting += bytes
-            } else if waiting.isEmpty, held.isEmpty {
+            } else if isEmpty, held.isEmpty {
                 out.append(step)
             } else {
                 held.append(step)
             }
         }
         var wake: Double?
-        if !waiting.isEmpty {
-            let (count, next) = pacer.turn(ready: waiting.count, now: now)
+        if !isEmpty {
+            let (count, next) = pacer.turn(ready: waiting.count - start, now: now)
             if count > 0 {
-                out.append(.raw(Array(waiting.prefix(count))))
-                waiting.removeFirst(count)
+                out.append(.raw(Array(waiting[start..<(start + count)])))
+                start += count
+                if start == waiting.count {
+                    waiting = []
+                    start = 0
+                } else if start * 2 >= waiting.count {
+                    waiting.removeFirst(start)
+                    start = 0
+                }
             }
-            wake = waiting.isEmpty ? nil : next
+            wake = isEmpty ? nil : next
         }
-        if waiting.isEmpty, !held.isEmpty {
+        if isEmpty, !held.isEmpty {
             out += held
             held = []
         }
         return (out, wake)
     }
+
+    /// Nothing waits to go.
+    private var isEmpty: Bool { start == waiting.count }
 }

@@ -31,6 +31,24 @@ import Testing
         #expect((900...1_100).contains(end ?? 0), "1,000 bytes at 1,000 B/s ended after \(end ?? 0) ms")
     }
 
+    /// Bytes handed over while earlier ones still wait go after them, however the front has been let go of.
+    @Test func laterBytesQueueBehindWaitingOnes() {
+        var outbox = WebSocketOutbox(bytesPerSecond: 1_000)
+        let first = [UInt8](repeating: 1, count: 700), second = [UInt8](repeating: 2, count: 500)
+        var written: [UInt8] = []
+        func take(_ steps: [DeliveryStep]) { for case .raw(let piece) in steps { written += piece } }
+        var (steps, wake) = outbox.pass([.raw(first)], now: 0)
+        take(steps)
+        var now = 0.0
+        for round in 0..<2_000 {
+            guard let next = wake else { break }
+            now += next
+            (steps, wake) = outbox.pass(round == 3 ? [.raw(second)] : [], now: now)
+            take(steps)
+        }
+        #expect(written == first + second)
+    }
+
     @Test func withNothingWaitingStepsGoAtOnce() {
         var outbox = WebSocketOutbox(bytesPerSecond: 1_000)
         let (steps, wake) = outbox.pass([.head(contentLength: nil)], now: 5)
