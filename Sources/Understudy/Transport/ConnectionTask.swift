@@ -51,17 +51,8 @@ final class ConnectionTask {
 }
 
 extension ConnectionTask {
-    /// The most `received` keeps of its storage once a turn has read it: a socket's reads then land in the same
-    /// bytes each time (no allocation per message), and a large read's storage is not held while the socket idles.
-    static let keptReceivedCapacity = 4 << 10
-
-    /// A turn has read `received`: emptied for the next read.
+    /// A turn has read `received`: emptied for the next read, in the same storage.
     func receivedTaken() {
-        guard !received.isEmpty else { return }
-        if received.capacity <= ConnectionTask.keptReceivedCapacity {
-            received.removeAll(keepingCapacity: true)
-        } else {
-            received = []
-        }
+        readTaken(&received)
     }
 }

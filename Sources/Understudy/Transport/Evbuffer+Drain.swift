@@ -19,3 +19,18 @@ func drainEvbuffer(_ input: OpaquePointer, into bytes: inout [UInt8]) {
     bytes.append(contentsOf: UnsafeRawBufferPointer(start: start, count: count))
     evbuffer_drain(input, count)
 }
+
+/// The most storage a connection's read bytes keep once they are taken: a socket's reads then land in the same
+/// bytes each time (no allocation per message), and a large read's storage is not held while the socket idles.
+let keptReadCapacity = 4 << 10
+
+/// What a connection read has been taken (its reader copied it): emptied, keeping its storage up to
+/// `keptReadCapacity`.
+func readTaken(_ bytes: inout [UInt8]) {
+    guard !bytes.isEmpty else { return }
+    if bytes.capacity <= keptReadCapacity {
+        bytes.removeAll(keepingCapacity: true)
+    } else {
+        bytes = []
+    }
+}

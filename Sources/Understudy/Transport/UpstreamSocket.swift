@@ -16,7 +16,7 @@ final class UpstreamSocket {
     /// Monotonic milliseconds when it was opened.
     let openedAt: Double
     private var bufferEvent: OpaquePointer?
-    private var received: [UInt8] = []
+    private(set) var received: [UInt8] = []
     /// Written before the connection was made, sent once it is.
     private var waiting: [UInt8] = []
     private let describe: (OpaquePointer) -> String?
@@ -58,10 +58,9 @@ final class UpstreamSocket {
         free()
     }
 
-    /// What the upstream sent since the last call.
-    func takeReceived() -> [UInt8] {
-        defer { received = [] }
-        return received
+    /// What the upstream sent has been read (`received`): emptied for the next read, in the same storage.
+    func receivedTaken() {
+        readTaken(&received)
     }
 
     /// Sends `bytes` (once connected).

@@ -64,7 +64,8 @@ struct WebSocketUpstreamLeg {
             self.socket = opened
             return answer(now: now, waker: waker)
         }
-        var events = relay.receive(socket.takeReceived())
+        var events = relay.receive(socket.received)
+        socket.receivedTaken()
         if case .ended(let failure) = socket.state { events += relay.ended(failure: failure) }
         for (index, event) in events.enumerated() {
             switch event {
@@ -99,7 +100,8 @@ struct WebSocketUpstreamLeg {
     /// a close.
     mutating func take(_ earlier: [WebSocketRelay.Event] = [], now: Double) -> (events: [WebSocketRelay.Event], dropped: Bool) {
         guard let socket else { return (earlier, false) }
-        let events = earlier + relay.receive(socket.takeReceived())
+        let events = earlier + relay.receive(socket.received)
+        socket.receivedTaken()
         for event in events {
             switch event {
             case .message(let opcode, let payload): keep(.server, opcode, payload, now: now)
